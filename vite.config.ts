@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  // Level presets and other static files live in assets/ and are served from the site root.
+  publicDir: 'assets',
+  base: './',
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+  },
+});
