@@ -1,0 +1,1333 @@
+/*
+ * Storage layout
+ * ---------------
+ * Nodes live in typed arrays indexed by node number. Node 0 is the root; the four children of an inner
+ * node are allocated together as a group of consecutive numbers (first child = `nodeChild[n]`), in the
+ * quadrant order q = (x >= midX ? 1 : 0) | (y >= midY ? 2 : 0): 0 = NW, 1 = NE, 2 = SW, 3 = SE
+ * ("north" = smaller y). A point exactly on a split line goes east / south.
+ *   nodeBounds  Float64Array, stride 4: minX, minY, maxX, maxY. Children's bounds are stored when the node
+ *               splits, so the split lines are exact: midX, midY = the SE child's minX, minY.
+ *   nodeChild   Int32Array: first child of an inner node, -1 for a leaf. For a free group, the next free group.
+ *   nodeCount   Int32Array: items in the node's subtree (for a leaf: the items it stores).
+ *   nodeStart   Int32Array: leaf only: first slot of its block in the item pool, -1 when it has no block.
+ *   nodeCap     Int32Array: leaf only: capacity of that block (0 when none).
+ * Items (leaf-only storage) live in a pool of slots; each leaf owns one contiguous block, so a query scans
+ * memory in order:
+ *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
+ *   slotId      Int32Array: id in that slot. In a free block, its first slot holds the next free block.
+ * Free blocks are kept in per-size-class lists (class c holds 2^c slots); a leaf's block grows by doubling
+ * and shrinks when a quarter full.
+ * Per id (ids are dense integers that index these directly):
+ *   idSlot      Int32Array: slot of the id, -1 when absent.
+ *   idLeaf      Int32Array: leaf that stores the id (valid only when present).
+ *
+ * Rules: a leaf holding more than maxItems splits if both halves would be at least minSize wide and deep;
+ * an inner node whose subtree holds maxItems or fewer items collapses back into a leaf. Together they make
+ * the shape a function of the point set and the root rectangle, which is what `from` builds directly.
+ */
+
+import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
+
+const NAME = 'PointQuadtree';
+const DEFAULT_MAX_ITEMS = 8;
+const DEFAULT_MIN_SIZE = 1;
+/** Largest id accepted. Ids index dense arrays, so memory grows with the largest id in use (8 bytes each). */
+const MAX_ID = 0x1ffffff;
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}
+
+function checkCoordinate(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new RangeError(`${NAME}: ${name} must be a finite number, got ${describe(value)}`);
+  }
+}
+
+function checkRadius(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(value)}`);
+  }
+}
+
+function checkId(id: number): void {
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > MAX_ID) {
+    throw new RangeError(`${NAME}: id must be an integer from 0 to ${MAX_ID}, got ${describe(id)}`);
+  }
+}
+
+/** Size class (log2 of the capacity) that holds at least `n` slots; n >= 1. */
+function classFor(n: number): number {
+  return 32 - Math.clz32(n - 1);
+}
+
+/**
+ * A dynamic point quadtree with leaf-only storage, for integer ids at (x, y).
+ *
+ * Each leaf holds at most `maxItems` items unless it is too small to split (`minSize`); inner nodes hold
+ * none. Inserting or moving a point outside the root grows the root by doubling. Queries are exact:
+ * circles and rectangles are closed (points on the boundary are found).
+ *
+ * Every method validates its arguments first and throws before changing anything, so a tree is never left
+ * half-changed.
+ */
+export class PointQuadtree {
+  /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */
+  static readonly MAX_ID = MAX_ID;
+
+  /** A leaf holding more than this many items splits (when it is at least twice `minSize`). */
+  readonly maxItems: number;
+  /** No node is split into quadrants narrower or shallower than this, in world units. */
+  readonly minSize: number;
+
+  /** Figures of the last queryCircle / queryRect / nearest. Reused: read it before the next query. */
+  readonly lastQuery: QueryStats = { nodesVisited: 0, pointsTested: 0, found: 0 };
+
+  private readonly initialBounds: Bounds;
+  private _size = 0;
+  private _version = 0;
+
+  private nodeBounds: Float64Array;
+  private nodeChild: Int32Array;
+  private nodeCount: Int32Array;
+  private nodeStart: Int32Array;
+  private nodeCap: Int32Array;
+  /** Nodes in use or freed (high-water mark); node numbers below it are valid array indices. */
+  private nodeTop = 1;
+  private freeGroup = -1;
+
+  private slotXY: Float64Array;
+  private slotId: Int32Array;
+  private poolTop = 0;
+  private readonly freeBlocks = new Int32Array(32).fill(-1);
+
+  private idSlot: Int32Array;
+  private idLeaf: Int32Array;
+
+  /** Capacity of the block returned by the last allocBlock. */
+  private blockCap = 0;
+
+  private stack = new Int32Array(64);
+  private collectStack = new Int32Array(64);
+  private work = new Int32Array(64);
+  private visitStack = new Int32Array(64);
+  private visitDepth = new Int32Array(64);
+  private visiting = false;
+  private heapNode = new Int32Array(64);
+  private heapDist = new Float64Array(64);
+  private bestId = new Int32Array(16);
+  private bestDist = new Float64Array(16);
+  private readonly info: NodeInfo = { minX: 0, minY: 0, maxX: 0, maxY: 0, depth: 0, isLeaf: true, count: 0 };
+
+  /**
+   * @param options - root rectangle and split rules; see {@link QuadtreeOptions}.
+   * @throws RangeError if the bounds are not finite or empty (`minX >= maxX` or `minY >= maxY`), if
+   *   `maxItems` is not an integer >= 1, or if `minSize` is not a finite number > 0.
+   */
+  constructor(options: QuadtreeOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new RangeError(`${NAME}: options must be an object with bounds, got ${describe(options)}`);
+    }
+    const b = options.bounds;
+    if (b === null || typeof b !== 'object') {
+      throw new RangeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
+    }
+    for (const key of ['minX', 'minY', 'maxX', 'maxY'] as const) {
+      const v = b[key];
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(v)}`);
+      }
+    }
+    if (!(b.minX < b.maxX) || !(b.minY < b.maxY)) {
+      throw new RangeError(
+        `${NAME}: bounds must not be empty (minX < maxX and minY < maxY), got ` +
+          `{minX: ${b.minX}, minY: ${b.minY}, maxX: ${b.maxX}, maxY: ${b.maxY}}`,
+      );
+    }
+    if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
+      throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
+    }
+    const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
+    if (
+      typeof maxItems !== 'number' ||
+      !Number.isInteger(maxItems) ||
+      maxItems < 1 ||
+      maxItems > 0x7fffffff
+    ) {
+      throw new RangeError(`${NAME}: maxItems must be an integer >= 1, got ${describe(maxItems)}`);
+    }
+    const minSize = options.minSize ?? DEFAULT_MIN_SIZE;
+    if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
+      throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
+    }
+    this.maxItems = maxItems;
+    this.minSize = minSize;
+    this.initialBounds = { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY };
+
+    this.nodeBounds = new Float64Array(4 * 17);
+    this.nodeChild = new Int32Array(17);
+    this.nodeCount = new Int32Array(17);
+    this.nodeStart = new Int32Array(17);
+    this.nodeCap = new Int32Array(17);
+    this.slotXY = new Float64Array(2 * 64);
+    this.slotId = new Int32Array(64);
+    this.idSlot = new Int32Array(64).fill(-1);
+    this.idLeaf = new Int32Array(64);
+    this.resetNodes();
+  }
+
+  /**
+   * Builds a tree from parallel arrays in one pass (much faster than inserting one by one). The root is
+   * `options.bounds`, grown by doubling until it covers every point. `ids[i]` is at (`xs[i]`, `ys[i]`).
+   * @throws RangeError on bad options, arrays of different lengths, a bad id or a non-finite coordinate;
+   *   Error on a repeated id.
+   */
+  static from(
+    options: QuadtreeOptions,
+    ids: ArrayLike<number>,
+    xs: ArrayLike<number>,
+    ys: ArrayLike<number>,
+  ): PointQuadtree {
+    const tree = new PointQuadtree(options);
+    const n = ids.length;
+    if (xs.length !== n || ys.length !== n) {
+      throw new RangeError(
+        `${NAME}.from: ids, xs and ys must have the same length, got ${n}, ${xs.length}, ${ys.length}`,
+      );
+    }
+    let maxId = -1;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      checkId(id);
+      if (id > maxId) maxId = id;
+      const x = xs[i];
+      const y = ys[i];
+      checkCoordinate(`xs[${i}]`, x);
+      checkCoordinate(`ys[${i}]`, y);
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    if (n === 0) return tree;
+    tree.ensureIdCapacity(maxId);
+    const idSlot = tree.idSlot;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      if (idSlot[id] !== -1) throw new Error(`${NAME}.from: id ${id} appears more than once`);
+      idSlot[id] = i;
+    }
+    const root = tree.nodeBounds;
+    const grown = new Float64Array(4);
+    grown.set(root.subarray(0, 4));
+    if (!growToCover(grown, minX, minY) || !growToCover(grown, maxX, maxY)) {
+      throw new RangeError(`${NAME}.from: the root cannot grow to cover the points: coordinates too large`);
+    }
+    root.set(grown);
+    tree.build(ids, xs, ys, n);
+    return tree;
+  }
+
+  /** Number of items in the tree. */
+  get size(): number {
+    return this._size;
+  }
+
+  /** The current root rectangle (a copy). It starts as `options.bounds` and may have grown. */
+  get bounds(): Bounds {
+    const b = this.nodeBounds;
+    return { minX: b[0], minY: b[1], maxX: b[2], maxY: b[3] };
+  }
+
+  /**
+   * Increments whenever the node structure changes (split, merge, root growth, clear, rebuild).
+   * A move inside a leaf does not change it: redraw node gizmos only when it changed.
+   */
+  get version(): number {
+    return this._version;
+  }
+
+  /** Whether `id` is in the tree. Any value that is not a valid id is simply not in it. */
+  has(id: number): boolean {
+    return id >>> 0 === id && id < this.idSlot.length && this.idSlot[id] >= 0;
+  }
+
+  /**
+   * Adds `id` at (x, y). Points outside the root grow it. Amortised O(depth).
+   * @throws RangeError if `id` is not an integer from 0 to {@link PointQuadtree.MAX_ID}, or x or y is not
+   *   finite; Error if `id` is already in the tree.
+   */
+  insert(id: number, x: number, y: number): void {
+    checkId(id);
+    if (this.has(id))
+      throw new Error(`${NAME}: id ${id} is already in the tree (use move to change its position)`);
+    checkCoordinate('x', x);
+    checkCoordinate('y', y);
+    this.growFor(x, y);
+    this.ensureIdCapacity(id);
+    this.insertItem(id, x, y);
+    this._size++;
+  }
+
+  /**
+   * Moves `id` to (x, y). When the point stays in its leaf only its coordinates are rewritten; otherwise it
+   * is re-filed, with the same split and merge rules as remove + insert. Points outside the root grow it.
+   * @throws RangeError if `id` is not a valid id, or x or y is not finite; Error if `id` is not in the tree.
+   */
+  move(id: number, x: number, y: number): void {
+    if (id >>> 0 !== id || id >= this.idSlot.length || this.idSlot[id] < 0) {
+      checkId(id);
+      throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
+    }
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      checkCoordinate('x', x);
+      checkCoordinate('y', y);
+    }
+    const slot = this.idSlot[id];
+    const leaf = this.idLeaf[id];
+    const nb = this.nodeBounds;
+    const b = leaf << 2;
+    // Fast path: still inside the leaf (half-open, except on the root's far edges, which are closed).
+    if (
+      x >= nb[b] &&
+      y >= nb[b + 1] &&
+      (x < nb[b + 2] || (x === nb[b + 2] && x === nb[2])) &&
+      (y < nb[b + 3] || (y === nb[b + 3] && y === nb[3]))
+    ) {
+      this.slotXY[slot << 1] = x;
+      this.slotXY[(slot << 1) + 1] = y;
+      return;
+    }
+    this.growFor(x, y);
+    this.refile(id, x, y);
+  }
+
+  /**
+   * Removes `id`. Inner nodes left with `maxItems` or fewer items below them collapse into leaves.
+   * @returns false if `id` was not in the tree.
+   * @throws RangeError if `id` is not an integer from 0 to {@link PointQuadtree.MAX_ID}.
+   */
+  remove(id: number): boolean {
+    checkId(id);
+    if (!this.has(id)) return false;
+    const slot = this.idSlot[id];
+    const x = this.slotXY[slot << 1];
+    const y = this.slotXY[(slot << 1) + 1];
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    const nb = this.nodeBounds;
+    const maxItems = this.maxItems;
+    let n = 0;
+    let collapseAt = -1;
+    while (child[n] >= 0) {
+      count[n]--;
+      if (collapseAt < 0 && count[n] <= maxItems) collapseAt = n;
+      const c = child[n];
+      const m = (c + 3) << 2;
+      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+    }
+    this.removeFromLeaf(n, slot);
+    this.idSlot[id] = -1;
+    this._size--;
+    if (collapseAt >= 0) this.collapse(collapseAt);
+    return true;
+  }
+
+  /** Removes every item and resets the root to the constructor's bounds. Keeps allocated capacity. */
+  clear(): void {
+    this.idSlot.fill(-1);
+    this._size = 0;
+    this.resetNodes();
+  }
+
+  /**
+   * Finds the ids whose points satisfy `dx * dx + dy * dy <= radius * radius` (closed disc; radius 0
+   * finds points exactly at the centre). Nodes farther than `radius` from the centre are pruned; nodes
+   * wholly inside the disc hand over their items without per-point tests.
+   * @param out - ids are appended to it (set `out.length = 0` to reuse one array); a new array if omitted.
+   * @returns `out`. Order unspecified, no id twice.
+   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
+   */
+  queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !(radius >= 0) || radius === Infinity) {
+      checkCoordinate('x', x);
+      checkCoordinate('y', y);
+      checkRadius('radius', radius);
+    }
+    const stats = this.lastQuery;
+    const found0 = out.length;
+    let visited = 0;
+    let tested = 0;
+    if (this._size > 0) {
+      const r2 = radius * radius;
+      const nb = this.nodeBounds;
+      const child = this.nodeChild;
+      const count = this.nodeCount;
+      const start = this.nodeStart;
+      const xy = this.slotXY;
+      const ids = this.slotId;
+      let stack = this.stack;
+      let sp = 0;
+      if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
+      while (sp > 0) {
+        const n = stack[--sp];
+        visited++;
+        const c = child[n];
+        if (c < 0) {
+          const s = start[n];
+          const e = s + count[n];
+          tested += e - s;
+          for (let i = s; i < e; i++) {
+            const dx = xy[i << 1] - x;
+            const dy = xy[(i << 1) + 1] - y;
+            if (dx * dx + dy * dy <= r2) out.push(ids[i]);
+          }
+          continue;
+        }
+        if (sp + 4 > stack.length) stack = this.growStack(sp);
+        for (let k = c; k < c + 4; k++) {
+          if (count[k] === 0) continue;
+          const b = k << 2;
+          const minX = nb[b];
+          const minY = nb[b + 1];
+          const maxX = nb[b + 2];
+          const maxY = nb[b + 3];
+          const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+          const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+          if (dx * dx + dy * dy > r2) continue;
+          // Farthest corner inside the disc: the whole subtree is found.
+          const fx = Math.max(x - minX, maxX - x);
+          const fy = Math.max(y - minY, maxY - y);
+          if (fx * fx + fy * fy <= r2) {
+            visited += this.collectAll(k, out);
+          } else {
+            stack[sp++] = k;
+          }
+        }
+      }
+    }
+    stats.nodesVisited = visited;
+    stats.pointsTested = tested;
+    stats.found = out.length - found0;
+    return out;
+  }
+
+  /**
+   * Finds the ids with `minX <= x <= maxX` and `minY <= y <= maxY` (closed rectangle).
+   * @param out - ids are appended to it; a new array if omitted.
+   * @returns `out`. Order unspecified, no id twice.
+   * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`.
+   */
+  queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
+    checkCoordinate('minX', minX);
+    checkCoordinate('minY', minY);
+    checkCoordinate('maxX', maxX);
+    checkCoordinate('maxY', maxY);
+    if (minX > maxX || minY > maxY) {
+      throw new RangeError(
+        `${NAME}: queryRect needs minX <= maxX and minY <= maxY, got (${minX}, ${minY}, ${maxX}, ${maxY})`,
+      );
+    }
+    const stats = this.lastQuery;
+    const found0 = out.length;
+    let visited = 0;
+    let tested = 0;
+    if (this._size > 0) {
+      const nb = this.nodeBounds;
+      const child = this.nodeChild;
+      const count = this.nodeCount;
+      const start = this.nodeStart;
+      const xy = this.slotXY;
+      const ids = this.slotId;
+      let stack = this.stack;
+      let sp = 0;
+      if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
+      while (sp > 0) {
+        const n = stack[--sp];
+        visited++;
+        const c = child[n];
+        if (c < 0) {
+          const s = start[n];
+          const e = s + count[n];
+          tested += e - s;
+          for (let i = s; i < e; i++) {
+            const px = xy[i << 1];
+            const py = xy[(i << 1) + 1];
+            if (px >= minX && px <= maxX && py >= minY && py <= maxY) out.push(ids[i]);
+          }
+          continue;
+        }
+        if (sp + 4 > stack.length) stack = this.growStack(sp);
+        for (let k = c; k < c + 4; k++) {
+          if (count[k] === 0) continue;
+          const b = k << 2;
+          if (nb[b] > maxX || nb[b + 1] > maxY || nb[b + 2] < minX || nb[b + 3] < minY) continue;
+          if (nb[b] >= minX && nb[b + 1] >= minY && nb[b + 2] <= maxX && nb[b + 3] <= maxY) {
+            visited += this.collectAll(k, out);
+          } else {
+            stack[sp++] = k;
+          }
+        }
+      }
+    }
+    stats.nodesVisited = visited;
+    stats.pointsTested = tested;
+    stats.found = out.length - found0;
+    return out;
+  }
+
+  /**
+   * Finds up to `k` ids nearest to (x, y) whose distance is `<= maxDistance`, nearest first (ties in any
+   * order). Best-first search over the nodes.
+   * @param out - ids are appended to it; a new array if omitted.
+   * @throws RangeError if x or y is not finite, k is not a finite integer >= 0, or maxDistance is NaN or
+   *   negative (Infinity is allowed and is the default).
+   */
+  nearest(x: number, y: number, k = 1, maxDistance = Infinity, out: number[] = []): number[] {
+    checkCoordinate('x', x);
+    checkCoordinate('y', y);
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) {
+      throw new RangeError(`${NAME}: k must be a finite integer >= 0, got ${describe(k)}`);
+    }
+    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) {
+      throw new RangeError(`${NAME}: maxDistance must be a number >= 0, got ${describe(maxDistance)}`);
+    }
+    const stats = this.lastQuery;
+    let visited = 0;
+    let tested = 0;
+    let found = 0;
+    const want = Math.min(k, this._size);
+    if (want > 0) {
+      if (this.bestId.length < want) {
+        this.bestId = new Int32Array(want);
+        this.bestDist = new Float64Array(want);
+      }
+      const bestId = this.bestId;
+      const bestDist = this.bestDist;
+      const nb = this.nodeBounds;
+      const child = this.nodeChild;
+      const count = this.nodeCount;
+      const start = this.nodeStart;
+      const xy = this.slotXY;
+      const ids = this.slotId;
+      let bound = maxDistance * maxDistance;
+      // Min-heap of nodes by distance to their rectangle; max-heap of the best `want` items.
+      let hn = 0;
+      const d0 = rectDist2(nb, 0, x, y);
+      if (d0 <= bound) hn = this.heapPush(hn, 0, d0);
+      while (hn > 0) {
+        const n = this.heapNode[0];
+        const d = this.heapDist[0];
+        if (d > bound) break;
+        hn = this.heapPop(hn);
+        visited++;
+        const c = child[n];
+        if (c < 0) {
+          const s = start[n];
+          const e = s + count[n];
+          tested += e - s;
+          for (let i = s; i < e; i++) {
+            const dx = xy[i << 1] - x;
+            const dy = xy[(i << 1) + 1] - y;
+            const d2 = dx * dx + dy * dy;
+            if (d2 > bound) continue;
+            if (found < want) {
+              siftUpMax(bestId, bestDist, found++, ids[i], d2);
+              if (found === want) bound = bestDist[0];
+            } else if (d2 < bestDist[0]) {
+              siftDownMax(bestId, bestDist, want, ids[i], d2);
+              bound = bestDist[0];
+            }
+          }
+          continue;
+        }
+        for (let q = c; q < c + 4; q++) {
+          if (count[q] === 0) continue;
+          const dq = rectDist2(nb, q, x, y);
+          if (dq <= bound) hn = this.heapPush(hn, q, dq);
+        }
+      }
+      // Pop the max-heap from the back so the nearest comes first.
+      const base = out.length;
+      out.length = base + found;
+      for (let m = found; m > 0; m--) {
+        out[base + m - 1] = bestId[0];
+        const lastId = bestId[m - 1];
+        const lastDist = bestDist[m - 1];
+        if (m > 1) siftDownMax(bestId, bestDist, m - 1, lastId, lastDist);
+      }
+    }
+    stats.nodesVisited = visited;
+    stats.pointsTested = tested;
+    stats.found = found;
+    return out;
+  }
+
+  /**
+   * Calls `callback` for every node, parent before children. Return `true` to skip that node's children.
+   * The {@link NodeInfo} object is reused from call to call. Moving points inside their leaves during the
+   * walk is allowed; any other change to the tree makes the walk throw.
+   * @throws Error if the tree's structure changed during the walk.
+   */
+  visitNodes(callback: (node: NodeInfo) => unknown): void {
+    // A nested walk (from inside a callback) gets its own stacks so the outer one is undisturbed.
+    const nested = this.visiting;
+    let stack = nested ? new Int32Array(64) : this.visitStack;
+    let depths = nested ? new Int32Array(64) : this.visitDepth;
+    const info = nested ? { ...this.info } : this.info;
+    const version = this._version;
+    this.visiting = true;
+    try {
+      let sp = 0;
+      stack[sp] = 0;
+      depths[sp++] = 0;
+      while (sp > 0) {
+        sp--;
+        const n = stack[sp];
+        const depth = depths[sp];
+        const b = n << 2;
+        const c = this.nodeChild[n];
+        info.minX = this.nodeBounds[b];
+        info.minY = this.nodeBounds[b + 1];
+        info.maxX = this.nodeBounds[b + 2];
+        info.maxY = this.nodeBounds[b + 3];
+        info.depth = depth;
+        info.isLeaf = c < 0;
+        info.count = c < 0 ? this.nodeCount[n] : 0;
+        const skip = callback(info);
+        if (this._version !== version) {
+          throw new Error(`${NAME}: the tree's structure changed during visitNodes`);
+        }
+        if (skip === true || c < 0) continue;
+        if (sp + 4 > stack.length) {
+          stack = growInt32(stack, sp + 4);
+          depths = growInt32(depths, sp + 4);
+          if (!nested) {
+            this.visitStack = stack;
+            this.visitDepth = depths;
+          }
+        }
+        // Push in reverse so NW is visited first.
+        for (let q = 3; q >= 0; q--) {
+          stack[sp] = c + q;
+          depths[sp++] = depth + 1;
+        }
+      }
+    } finally {
+      if (!nested) this.visiting = false;
+    }
+  }
+
+  /** Counts nodes, leaves and the depth of the deepest leaf. O(nodes). */
+  stats(): TreeStats {
+    let nodes = 0;
+    let leaves = 0;
+    let depth = 0;
+    this.visitNodes((node) => {
+      nodes++;
+      if (node.isLeaf) {
+        leaves++;
+        if (node.depth > depth) depth = node.depth;
+      }
+    });
+    return { size: this._size, nodes, leaves, depth };
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Internals
+
+  /** Resets to a single empty root leaf with the constructor's bounds. */
+  private resetNodes(): void {
+    const b = this.initialBounds;
+    this.nodeTop = 1;
+    this.freeGroup = -1;
+    this.nodeBounds[0] = b.minX;
+    this.nodeBounds[1] = b.minY;
+    this.nodeBounds[2] = b.maxX;
+    this.nodeBounds[3] = b.maxY;
+    this.nodeChild[0] = -1;
+    this.nodeCount[0] = 0;
+    this.nodeStart[0] = -1;
+    this.nodeCap[0] = 0;
+    this.poolTop = 0;
+    this.freeBlocks.fill(-1);
+    this._version++;
+  }
+
+  private ensureIdCapacity(id: number): void {
+    if (id < this.idSlot.length) return;
+    let cap = this.idSlot.length;
+    while (cap <= id) cap *= 2;
+    cap = Math.min(cap, MAX_ID + 1);
+    const slot = new Int32Array(cap).fill(-1);
+    slot.set(this.idSlot);
+    const leaf = new Int32Array(cap);
+    leaf.set(this.idLeaf);
+    this.idSlot = slot;
+    this.idLeaf = leaf;
+  }
+
+  private growStack(sp: number): Int32Array<ArrayBuffer> {
+    this.stack = growInt32(this.stack, sp + 4);
+    return this.stack;
+  }
+
+  /** Allocates a group of four sibling nodes and returns the first one's number. */
+  private allocGroup(): number {
+    let g = this.freeGroup;
+    if (g >= 0) {
+      this.freeGroup = this.nodeChild[g];
+      return g;
+    }
+    g = this.nodeTop;
+    const need = g + 4;
+    if (need > this.nodeChild.length) {
+      const cap = Math.max(need, this.nodeChild.length * 2);
+      const bounds = new Float64Array(cap * 4);
+      bounds.set(this.nodeBounds);
+      this.nodeBounds = bounds;
+      this.nodeChild = growInt32(this.nodeChild, cap);
+      this.nodeCount = growInt32(this.nodeCount, cap);
+      this.nodeStart = growInt32(this.nodeStart, cap);
+      this.nodeCap = growInt32(this.nodeCap, cap);
+    }
+    this.nodeTop = need;
+    return g;
+  }
+
+  /** Makes `g..g+3` the four empty leaf children of a node with these bounds and split lines. */
+  private initChildren(
+    g: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    mx: number,
+    my: number,
+  ) {
+    const nb = this.nodeBounds;
+    let b = g << 2;
+    nb[b] = minX;
+    nb[b + 1] = minY;
+    nb[b + 2] = mx;
+    nb[b + 3] = my;
+    b += 4;
+    nb[b] = mx;
+    nb[b + 1] = minY;
+    nb[b + 2] = maxX;
+    nb[b + 3] = my;
+    b += 4;
+    nb[b] = minX;
+    nb[b + 1] = my;
+    nb[b + 2] = mx;
+    nb[b + 3] = maxY;
+    b += 4;
+    nb[b] = mx;
+    nb[b + 1] = my;
+    nb[b + 2] = maxX;
+    nb[b + 3] = maxY;
+    for (let k = g; k < g + 4; k++) {
+      this.nodeChild[k] = -1;
+      this.nodeCount[k] = 0;
+      this.nodeStart[k] = -1;
+      this.nodeCap[k] = 0;
+    }
+  }
+
+  /** Allocates a block of at least `n` (>= 1) slots; returns its start and stores its capacity in `blockCap`. */
+  private allocBlock(n: number): number {
+    const c = classFor(n);
+    const cap = 1 << c;
+    this.blockCap = cap;
+    const head = this.freeBlocks[c];
+    if (head >= 0) {
+      this.freeBlocks[c] = this.slotId[head];
+      return head;
+    }
+    const start = this.poolTop;
+    const need = start + cap;
+    if (need > this.slotId.length) {
+      const size = Math.max(need, Math.ceil(this.slotId.length * 1.5));
+      const xy = new Float64Array(size * 2);
+      xy.set(this.slotXY.subarray(0, this.poolTop * 2));
+      this.slotXY = xy;
+      const ids = new Int32Array(size);
+      ids.set(this.slotId.subarray(0, this.poolTop));
+      this.slotId = ids;
+    }
+    this.poolTop = need;
+    return start;
+  }
+
+  private freeBlock(start: number, cap: number): void {
+    if (cap <= 0) return;
+    const c = 31 - Math.clz32(cap);
+    this.slotId[start] = this.freeBlocks[c];
+    this.freeBlocks[c] = start;
+  }
+
+  /** Moves a leaf's items into a new block of at least `need` slots. */
+  private reblock(leaf: number, need: number): void {
+    const cnt = this.nodeCount[leaf];
+    const oldStart = this.nodeStart[leaf];
+    const oldCap = this.nodeCap[leaf];
+    const start = this.allocBlock(need);
+    const xy = this.slotXY;
+    const ids = this.slotId;
+    const idSlot = this.idSlot;
+    for (let i = 0; i < cnt; i++) {
+      const from = oldStart + i;
+      const to = start + i;
+      xy[to << 1] = xy[from << 1];
+      xy[(to << 1) + 1] = xy[(from << 1) + 1];
+      const id = ids[from];
+      ids[to] = id;
+      idSlot[id] = to;
+    }
+    this.freeBlock(oldStart, oldCap);
+    this.nodeStart[leaf] = start;
+    this.nodeCap[leaf] = this.blockCap;
+  }
+
+  /** Appends an item to a leaf (its count includes it afterwards). Does not split. */
+  private appendToLeaf(leaf: number, id: number, x: number, y: number): void {
+    const cnt = this.nodeCount[leaf];
+    if (cnt === this.nodeCap[leaf]) this.reblock(leaf, cnt + 1);
+    const s = this.nodeStart[leaf] + cnt;
+    this.slotXY[s << 1] = x;
+    this.slotXY[(s << 1) + 1] = y;
+    this.slotId[s] = id;
+    this.idSlot[id] = s;
+    this.idLeaf[id] = leaf;
+    this.nodeCount[leaf] = cnt + 1;
+  }
+
+  /** Removes the item in `slot` from `leaf` (swap with the last), shrinking the block when sparse. */
+  private removeFromLeaf(leaf: number, slot: number): void {
+    const cnt = this.nodeCount[leaf] - 1;
+    const last = this.nodeStart[leaf] + cnt;
+    if (slot !== last) {
+      const xy = this.slotXY;
+      xy[slot << 1] = xy[last << 1];
+      xy[(slot << 1) + 1] = xy[(last << 1) + 1];
+      const moved = this.slotId[last];
+      this.slotId[slot] = moved;
+      this.idSlot[moved] = slot;
+    }
+    this.nodeCount[leaf] = cnt;
+    const cap = this.nodeCap[leaf];
+    if (cnt === 0) {
+      this.freeBlock(this.nodeStart[leaf], cap);
+      this.nodeStart[leaf] = -1;
+      this.nodeCap[leaf] = 0;
+    } else if (cnt << 2 <= cap && cap >= 8) {
+      this.reblock(leaf, cap >> 1);
+    }
+  }
+
+  /** Whether a leaf may split: every quadrant at least minSize wide and deep (measured as stored). */
+  private canSplit(n: number): boolean {
+    const nb = this.nodeBounds;
+    const b = n << 2;
+    const minX = nb[b];
+    const minY = nb[b + 1];
+    const maxX = nb[b + 2];
+    const maxY = nb[b + 3];
+    const mx = minX + (maxX - minX) * 0.5;
+    const my = minY + (maxY - minY) * 0.5;
+    const m = this.minSize;
+    return mx - minX >= m && maxX - mx >= m && my - minY >= m && maxY - my >= m;
+  }
+
+  /** Walks down from the root adding one to each count, appends the item to its leaf, splits if due. */
+  private insertItem(id: number, x: number, y: number): void {
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    const nb = this.nodeBounds;
+    let n = 0;
+    while (child[n] >= 0) {
+      count[n]++;
+      const c = child[n];
+      const m = (c + 3) << 2;
+      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+    }
+    this.appendToLeaf(n, id, x, y);
+    if (this.nodeCount[n] > this.maxItems) this.splitDown(n);
+  }
+
+  /** Moves a present item to a new position in another leaf (the slow path of move). */
+  private refile(id: number, x: number, y: number): void {
+    const slot = this.idSlot[id];
+    const ox = this.slotXY[slot << 1];
+    const oy = this.slotXY[(slot << 1) + 1];
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    const nb = this.nodeBounds;
+    const maxItems = this.maxItems;
+    // Shared path: counts do not change above the node where the old and new paths part.
+    let n = 0;
+    let c = child[0];
+    let qo = 0;
+    let qn = 0;
+    while (c >= 0) {
+      const m = (c + 3) << 2;
+      qo = (ox >= nb[m] ? 1 : 0) | (oy >= nb[m + 1] ? 2 : 0);
+      qn = (x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0);
+      if (qo !== qn) break;
+      n = c + qo;
+      c = child[n];
+    }
+    if (c < 0) {
+      // Same leaf after all (the root grew around it).
+      this.slotXY[slot << 1] = x;
+      this.slotXY[(slot << 1) + 1] = y;
+      return;
+    }
+    let o = c + qo;
+    let collapseAt = -1;
+    while (child[o] >= 0) {
+      count[o]--;
+      if (collapseAt < 0 && count[o] <= maxItems) collapseAt = o;
+      const k = child[o];
+      const m = (k + 3) << 2;
+      o = k + ((ox >= nb[m] ? 1 : 0) | (oy >= nb[m + 1] ? 2 : 0));
+    }
+    this.removeFromLeaf(o, slot);
+    let t = c + qn;
+    while (child[t] >= 0) {
+      count[t]++;
+      const k = child[t];
+      const m = (k + 3) << 2;
+      t = k + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+    }
+    this.appendToLeaf(t, id, x, y);
+    // The two paths are in sibling subtrees, so the merge and the split do not touch each other.
+    if (collapseAt >= 0) this.collapse(collapseAt);
+    if (this.nodeCount[t] > maxItems) this.splitDown(t);
+  }
+
+  /** Splits leaf `n` if it holds more than maxItems and may split, then its children likewise. */
+  private splitDown(n: number): void {
+    let work = this.work;
+    let sp = 0;
+    work[sp++] = n;
+    while (sp > 0) {
+      const leaf = work[--sp];
+      if (this.nodeCount[leaf] <= this.maxItems || !this.canSplit(leaf)) continue;
+      const g = this.splitLeaf(leaf);
+      if (sp + 4 > work.length) {
+        work = growInt32(work, sp + 4);
+        this.work = work;
+      }
+      for (let k = g; k < g + 4; k++) if (this.nodeCount[k] > this.maxItems) work[sp++] = k;
+    }
+  }
+
+  /** Turns leaf `n` into an inner node with four children that share its items. Returns the first child. */
+  private splitLeaf(n: number): number {
+    const g = this.allocGroup();
+    const nb = this.nodeBounds;
+    const b = n << 2;
+    const minX = nb[b];
+    const minY = nb[b + 1];
+    const maxX = nb[b + 2];
+    const maxY = nb[b + 3];
+    const mx = minX + (maxX - minX) * 0.5;
+    const my = minY + (maxY - minY) * 0.5;
+    this.initChildren(g, minX, minY, maxX, maxY, mx, my);
+    const s = this.nodeStart[n];
+    const cnt = this.nodeCount[n];
+    // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
+    for (let i = s; i < s + cnt; i++) {
+      this.nodeCount[g + ((this.slotXY[i << 1] >= mx ? 1 : 0) | (this.slotXY[(i << 1) + 1] >= my ? 2 : 0))]++;
+    }
+    for (let k = g; k < g + 4; k++) {
+      if (this.nodeCount[k] === 0) continue;
+      this.nodeStart[k] = this.allocBlock(this.nodeCount[k]);
+      this.nodeCap[k] = this.blockCap;
+      this.nodeCount[k] = 0;
+    }
+    const xy = this.slotXY;
+    const ids = this.slotId;
+    for (let i = s; i < s + cnt; i++) {
+      const x = xy[i << 1];
+      const y = xy[(i << 1) + 1];
+      const k = g + ((x >= mx ? 1 : 0) | (y >= my ? 2 : 0));
+      const to = this.nodeStart[k] + this.nodeCount[k]++;
+      xy[to << 1] = x;
+      xy[(to << 1) + 1] = y;
+      const id = ids[i];
+      ids[to] = id;
+      this.idSlot[id] = to;
+      this.idLeaf[id] = k;
+    }
+    this.freeBlock(s, this.nodeCap[n]);
+    this.nodeChild[n] = g;
+    this.nodeStart[n] = -1;
+    this.nodeCap[n] = 0;
+    this._version++;
+    return g;
+  }
+
+  /** Turns inner node `n` (maxItems or fewer items below it) back into a leaf holding them all. */
+  private collapse(n: number): void {
+    const total = this.nodeCount[n];
+    const start = total > 0 ? this.allocBlock(total) : -1;
+    const cap = total > 0 ? this.blockCap : 0;
+    const xy = this.slotXY;
+    const ids = this.slotId;
+    let to = start;
+    let work = this.work;
+    let sp = 0;
+    work[sp++] = this.nodeChild[n];
+    while (sp > 0) {
+      const g = work[--sp];
+      for (let k = g; k < g + 4; k++) {
+        const c = this.nodeChild[k];
+        if (c >= 0) {
+          if (sp === work.length) {
+            work = growInt32(work, sp + 1);
+            this.work = work;
+          }
+          work[sp++] = c;
+          continue;
+        }
+        const s = this.nodeStart[k];
+        const e = s + this.nodeCount[k];
+        for (let i = s; i < e; i++, to++) {
+          xy[to << 1] = xy[i << 1];
+          xy[(to << 1) + 1] = xy[(i << 1) + 1];
+          const id = ids[i];
+          ids[to] = id;
+          this.idSlot[id] = to;
+          this.idLeaf[id] = n;
+        }
+        this.freeBlock(s, this.nodeCap[k]);
+      }
+      // Free the group after its blocks (freeing overwrites nodeChild[g]).
+      this.nodeChild[g] = this.freeGroup;
+      this.freeGroup = g;
+    }
+    this.nodeChild[n] = -1;
+    this.nodeStart[n] = start;
+    this.nodeCap[n] = cap;
+    this._version++;
+  }
+
+  /** Appends every id below node `n` to `out` without testing; returns the number of nodes visited. */
+  private collectAll(n: number, out: number[]): number {
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    const start = this.nodeStart;
+    const ids = this.slotId;
+    let stack = this.collectStack;
+    let sp = 0;
+    let visited = 0;
+    stack[sp++] = n;
+    while (sp > 0) {
+      const m = stack[--sp];
+      visited++;
+      const c = child[m];
+      if (c < 0) {
+        const s = start[m];
+        const e = s + count[m];
+        for (let i = s; i < e; i++) out.push(ids[i]);
+        continue;
+      }
+      if (sp + 4 > stack.length) {
+        stack = growInt32(stack, sp + 4);
+        this.collectStack = stack;
+      }
+      for (let k = c; k < c + 4; k++) if (count[k] > 0) stack[sp++] = k;
+    }
+    return visited;
+  }
+
+  /**
+   * Grows the root by doubling until it covers (x, y). The old root becomes one quadrant of the new one.
+   * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
+   * @throws RangeError (before changing anything) if the root would have to grow past finite numbers.
+   */
+  private growFor(x: number, y: number): void {
+    let nb = this.nodeBounds;
+    if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return;
+    const target = new Float64Array(4);
+    target.set(nb.subarray(0, 4));
+    if (!growToCover(target, x, y)) {
+      throw new RangeError(`${NAME}: the root cannot grow to cover (${x}, ${y}): coordinates too large`);
+    }
+    let edgeItems = false;
+    while (!(x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3])) {
+      const minX = nb[0];
+      const minY = nb[1];
+      const maxX = nb[2];
+      const maxY = nb[3];
+      const west = x < minX;
+      const north = y < minY;
+      // Same arithmetic as growToCover, so the result is the target checked above.
+      const nMinX = west ? minX - (maxX - minX) : minX;
+      const nMaxX = west ? maxX : maxX + (maxX - minX);
+      const nMinY = north ? minY - (maxY - minY) : minY;
+      const nMaxY = north ? maxY : maxY + (maxY - minY);
+      if (this.nodeChild[0] >= 0) {
+        // Points on the old far edges were in the root (closed) but belong to the new neighbour quadrant.
+        if (!edgeItems && this._size > 0) {
+          const probe: number[] = [];
+          if (!west) this.queryRect(maxX, minY, maxX, maxY, probe);
+          if (!north) this.queryRect(minX, maxY, maxX, maxY, probe);
+          edgeItems = probe.length > 0;
+        }
+        const g = this.allocGroup();
+        const mx = west ? minX : maxX;
+        const my = north ? minY : maxY;
+        const q = (west ? 1 : 0) | (north ? 2 : 0);
+        this.initChildren(g, nMinX, nMinY, nMaxX, nMaxY, mx, my);
+        const old = g + q;
+        this.nodeChild[old] = this.nodeChild[0];
+        this.nodeCount[old] = this.nodeCount[0];
+        this.nodeChild[0] = g;
+        nb = this.nodeBounds; // allocGroup may have reallocated it
+      }
+      nb[0] = nMinX;
+      nb[1] = nMinY;
+      nb[2] = nMaxX;
+      nb[3] = nMaxY;
+    }
+    this._version++;
+    if (edgeItems) {
+      this.rebuild();
+    } else if (this.nodeChild[0] < 0 && this.nodeCount[0] > this.maxItems) {
+      // A root leaf that was too small to split may split now.
+      this.splitDown(0);
+    }
+  }
+
+  /** Rebuilds the whole tree from its items with the current root bounds (same shape, compact pool). */
+  private rebuild(): void {
+    const n = this._size;
+    const ids = new Int32Array(n);
+    const xs = new Float64Array(n);
+    const ys = new Float64Array(n);
+    let j = 0;
+    const work = [0];
+    while (work.length > 0) {
+      const m = work.pop()!;
+      const c = this.nodeChild[m];
+      if (c >= 0) {
+        work.push(c, c + 1, c + 2, c + 3);
+        continue;
+      }
+      const s = this.nodeStart[m];
+      for (let i = s; i < s + this.nodeCount[m]; i++, j++) {
+        ids[j] = this.slotId[i];
+        xs[j] = this.slotXY[i << 1];
+        ys[j] = this.slotXY[(i << 1) + 1];
+      }
+    }
+    this.build(ids, xs, ys, n);
+  }
+
+  /**
+   * Builds the nodes and the pool from scratch for `n` items (ids already validated and unique), within
+   * the current root bounds, which must cover every point. Each leaf's block fits its items exactly.
+   */
+  private build(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): void {
+    this.nodeTop = 1;
+    this.freeGroup = -1;
+    this.freeBlocks.fill(-1);
+    this.poolTop = 0;
+    if (n > this.slotId.length) {
+      this.slotXY = new Float64Array(2 * n);
+      this.slotId = new Int32Array(n);
+    }
+    this.poolTop = n;
+    const xy = this.slotXY;
+    const sid = this.slotId;
+    for (let i = 0; i < n; i++) {
+      xy[i << 1] = xs[i];
+      xy[(i << 1) + 1] = ys[i];
+      sid[i] = ids[i];
+    }
+    const txy = new Float64Array(2 * n);
+    const tid = new Int32Array(n);
+    const quad = new Uint8Array(n);
+    const maxItems = this.maxItems;
+    // Work items: node, first slot, end slot.
+    const work: number[] = [0, 0, n];
+    while (work.length > 0) {
+      const hi = work.pop()!;
+      const lo = work.pop()!;
+      const node = work.pop()!;
+      const cnt = hi - lo;
+      this.nodeCount[node] = cnt;
+      if (cnt <= maxItems || !this.canSplit(node)) {
+        this.nodeChild[node] = -1;
+        this.nodeStart[node] = cnt > 0 ? lo : -1;
+        this.nodeCap[node] = cnt;
+        for (let i = lo; i < hi; i++) {
+          const id = sid[i];
+          this.idSlot[id] = i;
+          this.idLeaf[id] = node;
+        }
+        continue;
+      }
+      const g = this.allocGroup();
+      const nb = this.nodeBounds;
+      const b = node << 2;
+      const minX = nb[b];
+      const minY = nb[b + 1];
+      const maxX = nb[b + 2];
+      const maxY = nb[b + 3];
+      const mx = minX + (maxX - minX) * 0.5;
+      const my = minY + (maxY - minY) * 0.5;
+      this.initChildren(g, minX, minY, maxX, maxY, mx, my);
+      this.nodeChild[node] = g;
+      this.nodeStart[node] = -1;
+      this.nodeCap[node] = 0;
+      let c0 = 0;
+      let c1 = 0;
+      let c2 = 0;
+      for (let i = lo; i < hi; i++) {
+        const q = (xy[i << 1] >= mx ? 1 : 0) | (xy[(i << 1) + 1] >= my ? 2 : 0);
+        quad[i] = q;
+        if (q === 0) c0++;
+        else if (q === 1) c1++;
+        else if (q === 2) c2++;
+      }
+      let o0 = lo;
+      let o1 = lo + c0;
+      let o2 = o1 + c1;
+      let o3 = o2 + c2;
+      const e0 = o1;
+      const e1 = o2;
+      const e2 = o3;
+      for (let i = lo; i < hi; i++) {
+        const q = quad[i];
+        const to = q === 0 ? o0++ : q === 1 ? o1++ : q === 2 ? o2++ : o3++;
+        txy[to << 1] = xy[i << 1];
+        txy[(to << 1) + 1] = xy[(i << 1) + 1];
+        tid[to] = sid[i];
+      }
+      xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
+      sid.set(tid.subarray(lo, hi), lo);
+      work.push(g, lo, e0, g + 1, e0, e1, g + 2, e1, e2, g + 3, e2, hi);
+    }
+    this._size = n;
+    this._version++;
+  }
+
+  private heapPush(size: number, node: number, dist: number): number {
+    if (size === this.heapNode.length) {
+      this.heapNode = growInt32(this.heapNode, size + 1);
+      const d = new Float64Array(this.heapNode.length);
+      d.set(this.heapDist);
+      this.heapDist = d;
+    }
+    const hn = this.heapNode;
+    const hd = this.heapDist;
+    let i = size;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (hd[p] <= dist) break;
+      hn[i] = hn[p];
+      hd[i] = hd[p];
+      i = p;
+    }
+    hn[i] = node;
+    hd[i] = dist;
+    return size + 1;
+  }
+
+  private heapPop(size: number): number {
+    const hn = this.heapNode;
+    const hd = this.heapDist;
+    const last = size - 1;
+    const node = hn[last];
+    const dist = hd[last];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= last) break;
+      if (c + 1 < last && hd[c + 1] < hd[c]) c++;
+      if (hd[c] >= dist) break;
+      hn[i] = hn[c];
+      hd[i] = hd[c];
+      i = c;
+    }
+    hn[i] = node;
+    hd[i] = dist;
+    return last;
+  }
+}
+
+/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside. */
+function rectDist2(nb: Float64Array, n: number, x: number, y: number): number {
+  const b = n << 2;
+  const dx = x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0;
+  const dy = y < nb[b + 1] ? nb[b + 1] - y : y > nb[b + 3] ? y - nb[b + 3] : 0;
+  return dx * dx + dy * dy;
+}
+
+/** Doubles `b` (minX, minY, maxX, maxY) towards (x, y) until it covers it; false if it would overflow. */
+function growToCover(b: Float64Array, x: number, y: number): boolean {
+  while (!(x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3])) {
+    const w = b[2] - b[0];
+    const h = b[3] - b[1];
+    if (x < b[0]) b[0] -= w;
+    else b[2] += w;
+    if (y < b[1]) b[1] -= h;
+    else b[3] += h;
+    if (
+      !Number.isFinite(b[0]) ||
+      !Number.isFinite(b[1]) ||
+      !Number.isFinite(b[2]) ||
+      !Number.isFinite(b[3])
+    ) {
+      return false;
+    }
+    if (!Number.isFinite(b[2] - b[0]) || !Number.isFinite(b[3] - b[1])) return false;
+  }
+  return true;
+}
+
+function growInt32(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Inserts (id, dist) into a max-heap of `size` entries that has room for one more. */
+function siftUpMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
+  let i = size;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (dist[p] >= d) break;
+    ids[i] = ids[p];
+    dist[i] = dist[p];
+    i = p;
+  }
+  ids[i] = id;
+  dist[i] = d;
+}
+
+/** Replaces the top of a max-heap of `size` entries with (id, dist) and restores the heap. */
+function siftDownMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    if (c + 1 < size && dist[c + 1] > dist[c]) c++;
+    if (dist[c] <= d) break;
+    ids[i] = ids[c];
+    dist[i] = dist[c];
+    i = c;
+  }
+  ids[i] = id;
+  dist[i] = d;
+}

@@ -1,0 +1,131 @@
+import type { PointQuadtree } from './PointQuadtree';
+
+/** The storage of a PointQuadtree, as the invariant checker reads it (see the layout in PointQuadtree.ts). */
+interface Internals {
+  maxItems: number;
+  minSize: number;
+  size: number;
+  nodeBounds: Float64Array;
+  nodeChild: Int32Array;
+  nodeCount: Int32Array;
+  nodeStart: Int32Array;
+  nodeCap: Int32Array;
+  nodeTop: number;
+  slotXY: Float64Array;
+  slotId: Int32Array;
+  poolTop: number;
+  freeBlocks: Int32Array;
+  freeGroup: number;
+  idSlot: Int32Array;
+  idLeaf: Int32Array;
+}
+
+/**
+ * Checks every structural rule of a {@link PointQuadtree} and throws an Error naming the first one broken:
+ * leaf-only storage, subtree counts, the split rule (an inner node holds more than maxItems items and was
+ * big enough to split; a leaf holds at most maxItems unless it is too small to split), no node below
+ * minSize except the root, children tiling their parent, every item inside its leaf's half-open rectangle,
+ * the id tables, and pool blocks that never overlap. O(nodes + pool). For tests and debugging.
+ */
+export function checkInvariants(tree: PointQuadtree): void {
+  const t = tree as unknown as Internals;
+  const nb = t.nodeBounds;
+  const fail = (msg: string): never => {
+    throw new Error(`PointQuadtree invariant: ${msg}`);
+  };
+  const rootMaxX = nb[2];
+  const rootMaxY = nb[3];
+  const slotOwner = new Int32Array(t.poolTop).fill(-1);
+  const seenNode = new Uint8Array(t.nodeTop);
+  let items = 0;
+  const stack: number[] = [0];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n < 0 || n >= t.nodeTop) fail(`node ${n} out of range`);
+    if (seenNode[n]) fail(`node ${n} reached twice`);
+    seenNode[n] = 1;
+    const b = n << 2;
+    const minX = nb[b];
+    const minY = nb[b + 1];
+    const maxX = nb[b + 2];
+    const maxY = nb[b + 3];
+    if (!(minX < maxX && minY < maxY)) fail(`node ${n} has empty bounds ${minX},${minY},${maxX},${maxY}`);
+    if (n !== 0 && (maxX - minX < t.minSize || maxY - minY < t.minSize)) {
+      fail(`node ${n} (${maxX - minX} x ${maxY - minY}) is smaller than minSize ${t.minSize}`);
+    }
+    const mx = minX + (maxX - minX) * 0.5;
+    const my = minY + (maxY - minY) * 0.5;
+    const splittable =
+      mx - minX >= t.minSize && maxX - mx >= t.minSize && my - minY >= t.minSize && maxY - my >= t.minSize;
+    const c = t.nodeChild[n];
+    const count = t.nodeCount[n];
+    if (c >= 0) {
+      if (t.nodeStart[n] !== -1 || t.nodeCap[n] !== 0) fail(`inner node ${n} owns an item block`);
+      if (count <= t.maxItems)
+        fail(`inner node ${n} holds ${count} <= maxItems ${t.maxItems} items: not merged`);
+      let sum = 0;
+      for (let k = c; k < c + 4; k++) sum += t.nodeCount[k];
+      if (sum !== count) fail(`inner node ${n} counts ${count} but its children hold ${sum}`);
+      const cmx = nb[(c + 3) << 2];
+      const cmy = nb[((c + 3) << 2) + 1];
+      if (!(minX < cmx && cmx < maxX && minY < cmy && cmy < maxY)) fail(`node ${n} split lines outside it`);
+      const expect = [
+        [minX, minY, cmx, cmy],
+        [cmx, minY, maxX, cmy],
+        [minX, cmy, cmx, maxY],
+        [cmx, cmy, maxX, maxY],
+      ];
+      for (let q = 0; q < 4; q++) {
+        for (let j = 0; j < 4; j++) {
+          if (nb[((c + q) << 2) + j] !== expect[q][j]) fail(`child ${q} of node ${n} does not tile it`);
+        }
+        stack.push(c + q);
+      }
+      continue;
+    }
+    if (count > t.maxItems && splittable) fail(`leaf ${n} holds ${count} > maxItems items and could split`);
+    const cap = t.nodeCap[n];
+    const start = t.nodeStart[n];
+    if (count > cap) fail(`leaf ${n} holds ${count} items in a block of ${cap}`);
+    if (cap > 0) {
+      if (start < 0 || start + cap > t.poolTop) fail(`leaf ${n} block ${start}+${cap} outside the pool`);
+      for (let s = start; s < start + cap; s++) {
+        if (slotOwner[s] !== -1) fail(`slot ${s} owned by leaf ${slotOwner[s]} and leaf ${n}`);
+        slotOwner[s] = n;
+      }
+    } else if (start !== -1) {
+      fail(`leaf ${n} has a start but no capacity`);
+    }
+    for (let s = start; s < start + count; s++) {
+      const id = t.slotId[s];
+      if (id < 0 || id >= t.idSlot.length) fail(`slot ${s} holds bad id ${id}`);
+      if (t.idSlot[id] !== s) fail(`id ${id} is in slot ${s} but idSlot says ${t.idSlot[id]}`);
+      if (t.idLeaf[id] !== n) fail(`id ${id} is in leaf ${n} but idLeaf says ${t.idLeaf[id]}`);
+      const x = t.slotXY[s << 1];
+      const y = t.slotXY[(s << 1) + 1];
+      const inX = x >= minX && (x < maxX || (x === maxX && maxX === rootMaxX));
+      const inY = y >= minY && (y < maxY || (y === maxY && maxY === rootMaxY));
+      if (!inX || !inY)
+        fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${minX},${minY},${maxX},${maxY}]`);
+    }
+    items += count;
+  }
+  if (items !== t.size) fail(`leaves hold ${items} items but size is ${t.size}`);
+  if (t.nodeCount[0] !== t.size) fail(`root counts ${t.nodeCount[0]} but size is ${t.size}`);
+  let present = 0;
+  for (let id = 0; id < t.idSlot.length; id++) if (t.idSlot[id] >= 0) present++;
+  if (present !== t.size) fail(`${present} ids are marked present but size is ${t.size}`);
+  // Free blocks: inside the pool and never overlapping a leaf's block or each other.
+  for (let c = 0; c < 32; c++) {
+    let guard = 0;
+    for (let s = t.freeBlocks[c]; s >= 0; s = t.slotId[s]) {
+      if (++guard > t.poolTop) fail(`free list ${c} loops`);
+      const cap = 1 << c;
+      if (s + cap > t.poolTop) fail(`free block ${s}+${cap} outside the pool`);
+      for (let k = s; k < s + cap; k++) {
+        if (slotOwner[k] !== -1) fail(`free block ${s} overlaps slot ${k} of leaf ${slotOwner[k]}`);
+        slotOwner[k] = -2;
+      }
+    }
+  }
+}

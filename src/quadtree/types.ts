@@ -1,0 +1,52 @@
+/** An axis-aligned rectangle in tree units (the scene passes world x and z as the tree's x and y). */
+export interface Bounds {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** Options of {@link PointQuadtree}. */
+export interface QuadtreeOptions {
+  /** Root rectangle. Finite, with `minX < maxX` and `minY < maxY`. It grows by doubling to cover any point. */
+  bounds: Bounds;
+  /** A leaf holding more than this many items splits (when it may). Integer >= 1. Default 8. */
+  maxItems?: number;
+  /** No node is ever split into quadrants narrower or shallower than this. Finite > 0. Default 1. */
+  minSize?: number;
+}
+
+/**
+ * What {@link PointQuadtree.visitNodes} passes for each node. The object is reused from node to node:
+ * read its fields inside the callback, do not keep it.
+ */
+export interface NodeInfo {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  /** 0 for the root. */
+  depth: number;
+  isLeaf: boolean;
+  /** Items stored in this leaf; 0 for an inner node (inner nodes hold no items). */
+  count: number;
+}
+
+/** Figures of the last query, for a HUD. The object is reused and overwritten by every query. */
+export interface QueryStats {
+  /** Nodes popped from the traversal stack (inner nodes and leaves). */
+  nodesVisited: number;
+  /** Points whose distance (or rectangle test) was computed one by one. */
+  pointsTested: number;
+  /** Ids the query returned. */
+  found: number;
+}
+
+/** Shape of the tree, from {@link PointQuadtree.stats}. */
+export interface TreeStats {
+  size: number;
+  nodes: number;
+  leaves: number;
+  /** Depth of the deepest leaf; 0 when the root is a leaf. */
+  depth: number;
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { BruteForce, sorted } from '../helpers/oracle';
+import { mulberry32 } from '../helpers/random';
+
+type Distribution = 'uniform' | 'clustered' | 'grid';
+
+/** A point generator: uniform floats, Gaussian camps, or a coarse grid that lands on split lines. */
+function pointSource(kind: Distribution, rnd: () => number, world: number): () => [number, number] {
+  if (kind === 'uniform') return () => [rnd() * world, rnd() * world];
+  if (kind === 'grid') {
+    // Multiples of world/16 fall exactly on split lines and the outer edge; many points coincide.
+    return () => [Math.round(rnd() * 16) * (world / 16), Math.round(rnd() * 16) * (world / 16)];
+  }
+  const camps = Array.from({ length: 5 }, () => [rnd() * world, rnd() * world]);
+  return () => {
+    const c = camps[Math.floor(rnd() * camps.length)];
+    // Box-Muller; a tight sigma makes deep, crowded leaves.
+    const u = Math.max(rnd(), 1e-12);
+    const v = rnd();
+    const g = Math.sqrt(-2 * Math.log(u));
+    return [c[0] + g * Math.cos(2 * Math.PI * v) * 3, c[1] + g * Math.sin(2 * Math.PI * v) * 3];
+  };
+}
+
+interface FuzzCase {
+  seed: number;
+  kind: Distribution;
+  options: QuadtreeOptions;
+  steps: number;
+  idRange: number;
+}
+
+const WORLD = 100;
+const cases: FuzzCase[] = [];
+for (const kind of ['uniform', 'clustered', 'grid'] as const) {
+  for (const [seed, maxItems, minSize] of [
+    [1, 1, 0.5],
+    [2, 4, 1],
+    [3, 8, 3],
+    [4, 16, 0.01],
+  ] as const) {
+    cases.push({
+      seed: seed + (kind === 'uniform' ? 0 : kind === 'clustered' ? 100 : 200),
+      kind,
+      options: { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD }, maxItems, minSize },
+      steps: 3000,
+      idRange: 400,
+    });
+  }
+}
+
+describe('PointQuadtree fuzz against brute force', () => {
+  for (const c of cases) {
+    it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems}, minSize ${c.options.minSize}`, () => {
+      const rnd = mulberry32(c.seed);
+      const point = pointSource(c.kind, rnd, WORLD);
+      const tree = new PointQuadtree(c.options);
+      const oracle = new BruteForce();
+      const out: number[] = [];
+      for (let step = 0; step < c.steps; step++) {
+        const id = Math.floor(rnd() * c.idRange);
+        const op = rnd();
+        const where = `step ${step}`;
+        if (op < 0.3) {
+          // Insert, sometimes a little outside the root so it grows.
+          let [x, y] = point();
+          if (rnd() < 0.02) [x, y] = [x * 1.5 - 20, y * 1.5 - 20];
+          if (tree.has(id)) {
+            expect(() => tree.insert(id, x, y), where).toThrow(Error);
+          } else {
+            tree.insert(id, x, y);
+            oracle.insert(id, x, y);
+          }
+        } else if (op < 0.45) {
+          expect(tree.remove(id), where).toBe(oracle.remove(id));
+        } else if (op < 0.65) {
+          if (!tree.has(id)) continue;
+          // Small steps (mostly inside the leaf) and long jumps.
+          const p = oracle.points.get(id)!;
+          const [x, y] = rnd() < 0.7 ? [p.x + (rnd() - 0.5) * 2, p.y + (rnd() - 0.5) * 2] : point();
+          tree.move(id, x, y);
+          oracle.move(id, x, y);
+        } else if (op < 0.8) {
+          const [x, y] = point();
+          const r = rnd() < 0.1 ? 0 : rnd() < 0.1 ? 1e6 : rnd() * 30;
+          out.length = 0;
+          tree.queryCircle(x, y, r, out);
+          expect(sorted(out), `${where} circle (${x}, ${y}) r ${r}`).toEqual(oracle.circle(x, y, r));
+          expect(new Set(out).size).toBe(out.length);
+        } else if (op < 0.9) {
+          const [x0, y0] = point();
+          const [x1, y1] = point();
+          const r = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)] as const;
+          expect(sorted(tree.queryRect(...r)), `${where} rect ${r}`).toEqual(oracle.rect(...r));
+        } else {
+          const [x, y] = point();
+          const k = Math.floor(rnd() * 12);
+          const maxD = rnd() < 0.5 ? Infinity : rnd() * 40;
+          const got = tree.nearest(x, y, k, maxD);
+          const expected = oracle.nearestDistances(x, y, k, maxD);
+          expect(
+            got.map((g) => oracle.distance2(g, x, y)),
+            `${where} nearest (${x}, ${y}) k ${k} max ${maxD}`,
+          ).toEqual(expected);
+          expect(new Set(got).size).toBe(got.length);
+        }
+        expect(tree.size).toBe(oracle.points.size);
+        checkInvariants(tree);
+      }
+      // The shape depends only on the points and the root: a bulk build of the same points matches.
+      const ids = [...oracle.points.keys()];
+      const bulk = PointQuadtree.from(
+        { ...c.options, bounds: tree.bounds },
+        ids,
+        ids.map((i) => oracle.points.get(i)!.x),
+        ids.map((i) => oracle.points.get(i)!.y),
+      );
+      checkInvariants(bulk);
+      expect(bulk.stats()).toEqual(tree.stats());
+    });
+  }
+});
+
+describe('PointQuadtree.from against brute force', () => {
+  for (const seed of [11, 12, 13]) {
+    it(`seed ${seed}: bulk load of 5,000 clustered points answers like insert-by-insert`, () => {
+      const rnd = mulberry32(seed);
+      const point = pointSource(seed === 13 ? 'grid' : 'clustered', rnd, WORLD);
+      const n = 5000;
+      const ids = new Int32Array(n);
+      const xs = new Float64Array(n);
+      const ys = new Float64Array(n);
+      const oracle = new BruteForce();
+      const options = { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD }, maxItems: 8, minSize: 0.5 };
+      const one = new PointQuadtree(options);
+      for (let i = 0; i < n; i++) {
+        ids[i] = n - 1 - i;
+        [xs[i], ys[i]] = point();
+        oracle.insert(ids[i], xs[i], ys[i]);
+        one.insert(ids[i], xs[i], ys[i]);
+      }
+      const bulk = PointQuadtree.from(options, ids, xs, ys);
+      checkInvariants(bulk);
+      expect(bulk.size).toBe(n);
+      expect(bulk.bounds).toEqual(one.bounds);
+      expect(bulk.stats()).toEqual(one.stats());
+      for (let q = 0; q < 300; q++) {
+        const [x, y] = point();
+        const r = rnd() * 20;
+        expect(sorted(bulk.queryCircle(x, y, r))).toEqual(oracle.circle(x, y, r));
+      }
+      // A bulk-built tree keeps working dynamically.
+      for (let i = 0; i < 2000; i++) {
+        const id = ids[Math.floor(rnd() * n)];
+        const [x, y] = point();
+        bulk.move(id, x, y);
+        oracle.move(id, x, y);
+      }
+      checkInvariants(bulk);
+      for (let q = 0; q < 300; q++) {
+        const [x, y] = point();
+        const r = rnd() * 20;
+        expect(sorted(bulk.queryCircle(x, y, r))).toEqual(oracle.circle(x, y, r));
+      }
+    });
+  }
+});
