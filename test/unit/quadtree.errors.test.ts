@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { sorted } from '../helpers/oracle';
+
+const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+
+/** A populated tree, and a fingerprint of everything observable about it. */
+function populated(): PointQuadtree {
+  const tree = new PointQuadtree({ bounds, maxItems: 2, minSize: 1 });
+  for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+  return tree;
+}
+
+function fingerprint(tree: PointQuadtree) {
+  return {
+    size: tree.size,
+    bounds: tree.bounds,
+    version: tree.version,
+    stats: tree.stats(),
+    all: sorted(tree.queryRect(-1e9, -1e9, 1e9, 1e9)),
+    near: tree.nearest(50, 50, 5),
+    circle: sorted(tree.queryCircle(30, 30, 25)),
+  };
+}
+
+/** Runs `bad`, expects it to throw `type` with a message matching `message`, and the tree unchanged. */
+function throwsAndKeeps(bad: (t: PointQuadtree) => unknown, type: ErrorConstructor, message: RegExp): void {
+  const tree = populated();
+  const before = fingerprint(tree);
+  let thrown: unknown;
+  try {
+    bad(tree);
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown).toBeInstanceOf(type);
+  expect((thrown as Error).message).toMatch(/^PointQuadtree/);
+  expect((thrown as Error).message).toMatch(message);
+  checkInvariants(tree);
+  expect(fingerprint(tree)).toEqual(before);
+}
+
+describe('bad input: a clear error and nothing changed', () => {
+  const cases: [string, (t: PointQuadtree) => unknown, ErrorConstructor, RegExp][] = [
+    [
+      'insert with NaN x',
+      (t) => t.insert(100, Number.NaN, 1),
+      RangeError,
+      /x must be a finite number, got NaN/,
+    ],
+    ['insert with Infinity y', (t) => t.insert(100, 1, Infinity), RangeError, /y must be .* got Infinity/],
+    ['insert with -Infinity x', (t) => t.insert(100, -Infinity, 1), RangeError, /got -Infinity/],
+    ['insert of an id already present', (t) => t.insert(3, 1, 1), Error, /id 3 is already in the tree/],
+    ['insert with a negative id', (t) => t.insert(-1, 1, 1), RangeError, /id must be an integer .* got -1/],
+    ['insert with a fractional id', (t) => t.insert(1.5, 1, 1), RangeError, /got 1.5/],
+    ['insert with a NaN id', (t) => t.insert(Number.NaN, 1, 1), RangeError, /got NaN/],
+    ['insert above MAX_ID', (t) => t.insert(PointQuadtree.MAX_ID + 1, 1, 1), RangeError, /33554431/],
+    ['insert so far out the root would overflow', (t) => t.insert(100, 1.7e308, 1), RangeError, /cannot grow/],
+    ['move of an absent id', (t) => t.move(100, 1, 1), Error, /cannot move id 100: it is not in the tree/],
+    ['move with a negative id', (t) => t.move(-2, 1, 1), RangeError, /got -2/],
+    ['move with NaN y', (t) => t.move(3, 1, Number.NaN), RangeError, /y must be a finite number, got NaN/],
+    ['move with Infinity x', (t) => t.move(3, Infinity, 1), RangeError, /x must be .* got Infinity/],
+    ['move so far out the root would overflow', (t) => t.move(3, -1.7e308, 1), RangeError, /cannot grow/],
+    ['remove with a fractional id', (t) => t.remove(0.5), RangeError, /got 0.5/],
+    ['remove with a negative id', (t) => t.remove(-1), RangeError, /got -1/],
+    [
+      'queryCircle with a negative radius',
+      (t) => t.queryCircle(1, 1, -3),
+      RangeError,
+      /radius must be .* >= 0, got -3/,
+    ],
+    [
+      'queryCircle with a NaN radius',
+      (t) => t.queryCircle(1, 1, Number.NaN),
+      RangeError,
+      /radius .* got NaN/,
+    ],
+    ['queryCircle with an infinite radius', (t) => t.queryCircle(1, 1, Infinity), RangeError, /got Infinity/],
+    ['queryCircle with a NaN centre', (t) => t.queryCircle(Number.NaN, 1, 1), RangeError, /x must be/],
+    ['queryRect with minX > maxX', (t) => t.queryRect(5, 0, 4, 10), RangeError, /minX <= maxX/],
+    ['queryRect with minY > maxY', (t) => t.queryRect(0, 5, 10, 4), RangeError, /minY <= maxY/],
+    ['queryRect with an infinite edge', (t) => t.queryRect(0, 0, Infinity, 10), RangeError, /maxX/],
+    ['nearest with a negative k', (t) => t.nearest(1, 1, -1), RangeError, /k must be .* got -1/],
+    ['nearest with an infinite k', (t) => t.nearest(1, 1, Infinity), RangeError, /k must be .* got Infinity/],
+    ['nearest with a fractional k', (t) => t.nearest(1, 1, 1.5), RangeError, /k must be/],
+    ['nearest with a NaN maxDistance', (t) => t.nearest(1, 1, 1, Number.NaN), RangeError, /maxDistance/],
+    ['nearest with a negative maxDistance', (t) => t.nearest(1, 1, 1, -1), RangeError, /maxDistance/],
+    ['nearest with a NaN centre', (t) => t.nearest(1, Number.NaN), RangeError, /y must be/],
+  ];
+  for (const [name, bad, type, message] of cases) {
+    it(`${name}: ${type.name}, tree unchanged`, () => throwsAndKeeps(bad, type, message));
+  }
+
+  it('remove of an absent id returns false and changes nothing', () => {
+    const tree = populated();
+    const before = fingerprint(tree);
+    expect(tree.remove(1000)).toBe(false);
+    expect(tree.remove(PointQuadtree.MAX_ID)).toBe(false);
+    expect(fingerprint(tree)).toEqual(before);
+  });
+
+  it('has() of anything that is not an id is false', () => {
+    const tree = populated();
+    for (const v of [-1, 1.5, Number.NaN, Infinity, 1e12]) expect(tree.has(v)).toBe(false);
+  });
+});
+
+describe('bad options: RangeError from the constructor', () => {
+  const bad: [string, unknown][] = [
+    ['no options', undefined],
+    ['no bounds', {}],
+    ['NaN bounds', { bounds: { ...bounds, minX: Number.NaN } }],
+    ['infinite bounds', { bounds: { ...bounds, maxY: Infinity } }],
+    ['empty bounds (zero width)', { bounds: { minX: 0, minY: 0, maxX: 0, maxY: 10 } }],
+    ['inverted bounds', { bounds: { minX: 0, minY: 10, maxX: 10, maxY: 0 } }],
+    ['bounds too large to measure', { bounds: { minX: -1.7e308, minY: 0, maxX: 1.7e308, maxY: 1 } }],
+    ['maxItems 0', { bounds, maxItems: 0 }],
+    ['maxItems 2.5', { bounds, maxItems: 2.5 }],
+    ['maxItems NaN', { bounds, maxItems: Number.NaN }],
+    ['minSize 0', { bounds, minSize: 0 }],
+    ['minSize -1', { bounds, minSize: -1 }],
+    ['minSize Infinity', { bounds, minSize: Infinity }],
+    ['minSize NaN', { bounds, minSize: Number.NaN }],
+  ];
+  for (const [name, options] of bad) {
+    it(`${name}`, () => {
+      expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(RangeError);
+      expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(/^PointQuadtree: /);
+    });
+  }
+
+  it('defaults: maxItems 8, minSize 1', () => {
+    const tree = new PointQuadtree({ bounds });
+    expect(tree.maxItems).toBe(8);
+    expect(tree.minSize).toBe(1);
+  });
+});
+
+describe('PointQuadtree.from input errors', () => {
+  const options = { bounds };
+  it('arrays of different lengths', () => {
+    expect(() => PointQuadtree.from(options, [0, 1], [1, 2], [1])).toThrow(RangeError);
+  });
+  it('a repeated id', () => {
+    expect(() => PointQuadtree.from(options, [0, 1, 0], [1, 2, 3], [1, 2, 3])).toThrow(
+      /id 0 appears more than once/,
+    );
+  });
+  it('a non-finite coordinate', () => {
+    expect(() => PointQuadtree.from(options, [0, 1], [1, Number.NaN], [1, 2])).toThrow(
+      /xs\[1\] must be a finite/,
+    );
+  });
+  it('a bad id', () => {
+    expect(() => PointQuadtree.from(options, [0, -4], [1, 2], [1, 2])).toThrow(/got -4/);
+  });
+});

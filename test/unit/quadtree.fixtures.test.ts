@@ -1,0 +1,276 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, type NodeInfo, PointQuadtree } from '../../src/quadtree';
+import { sorted } from '../helpers/oracle';
+
+/** Every node as a plain object, in visit order (parent before children, NW NE SW SE). */
+function nodes(tree: PointQuadtree): NodeInfo[] {
+  const all: NodeInfo[] = [];
+  tree.visitNodes((n) => {
+    all.push({ ...n });
+  });
+  return all;
+}
+
+/** The seed scene: a 10 x 10 world at (-5, -5), maxItems 2, minSize 3. */
+function seedScene(): PointQuadtree {
+  const tree = new PointQuadtree({
+    bounds: { minX: -5, minY: -5, maxX: 5, maxY: 5 },
+    maxItems: 2,
+    minSize: 3,
+  });
+  tree.insert(0, 0, 0); // on both split lines: east and south -> SE
+  tree.insert(1, -5, -5); // outer corner -> NW
+  tree.insert(2, 5, 5); // far outer corner, kept (root is closed) -> SE
+  tree.insert(3, 0, -2); // on the vertical split line -> NE
+  tree.insert(4, -2, 0); // on the horizontal split line -> SW
+  tree.insert(5, 5, -5); // far x edge -> NE
+  tree.insert(6, -1, -1); // NW
+  return tree;
+}
+
+describe('the seed scene (10 x 10 at (-5, -5), maxItems 2, minSize 3)', () => {
+  it('splits the root once; 5 x 5 quadrants are too small to split again', () => {
+    const tree = seedScene();
+    checkInvariants(tree);
+    expect(tree.size).toBe(7);
+    expect(nodes(tree)).toEqual([
+      { minX: -5, minY: -5, maxX: 5, maxY: 5, depth: 0, isLeaf: false, count: 0 },
+      { minX: -5, minY: -5, maxX: 0, maxY: 0, depth: 1, isLeaf: true, count: 2 },
+      { minX: 0, minY: -5, maxX: 5, maxY: 0, depth: 1, isLeaf: true, count: 2 },
+      { minX: -5, minY: 0, maxX: 0, maxY: 5, depth: 1, isLeaf: true, count: 1 },
+      { minX: 0, minY: 0, maxX: 5, maxY: 5, depth: 1, isLeaf: true, count: 2 },
+    ]);
+    expect(tree.stats()).toEqual({ size: 7, nodes: 5, leaves: 4, depth: 1 });
+  });
+
+  it('a leaf that cannot split just holds more items', () => {
+    const tree = seedScene();
+    for (let i = 10; i < 40; i++) tree.insert(i, 2.5, 2.5);
+    checkInvariants(tree);
+    const se = nodes(tree).find((n) => n.minX === 0 && n.minY === 0);
+    expect(se).toMatchObject({ isLeaf: true, count: 32 });
+  });
+
+  it('answers circle queries exactly, inclusive of the boundary', () => {
+    const tree = seedScene();
+    expect(sorted(tree.queryCircle(0, 0, 0))).toEqual([0]);
+    expect(sorted(tree.queryCircle(0, 0, 2))).toEqual([0, 3, 4, 6]); // (0,-2) and (-2,0) at exactly r
+    expect(sorted(tree.queryCircle(0, 0, 1.999))).toEqual([0, 6]);
+    expect(sorted(tree.queryCircle(-1, -1, 1))).toEqual([6]);
+    expect(sorted(tree.queryCircle(-3.5, 1.5, Math.hypot(1.5, 1.5)))).toEqual([4]); // across the split line
+    expect(sorted(tree.queryCircle(5, 5, 0))).toEqual([2]);
+    expect(sorted(tree.queryCircle(0, 0, 1e9))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(tree.queryCircle(100, 100, 5)).toEqual([]);
+  });
+
+  it('answers rectangle queries exactly, closed on all sides', () => {
+    const tree = seedScene();
+    expect(sorted(tree.queryRect(0, -5, 5, 0))).toEqual([0, 3, 5]);
+    expect(sorted(tree.queryRect(-5, -5, -5, -5))).toEqual([1]);
+    expect(sorted(tree.queryRect(-2, -2, 0, 0))).toEqual([0, 3, 4, 6]);
+    expect(sorted(tree.queryRect(-100, -100, 100, 100))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(tree.queryRect(-4, 1, -3, 4)).toEqual([]);
+  });
+
+  it('finds the nearest, nearest first, within maxDistance', () => {
+    const tree = seedScene();
+    expect(tree.nearest(-0.9, -0.9)).toEqual([6]);
+    expect(tree.nearest(-0.9, -0.9, 2)).toEqual([6, 0]);
+    expect(tree.nearest(4, 4, 3)).toEqual([2, 0, 6]);
+    expect(tree.nearest(4, 4, 3, 2)).toEqual([2]);
+    expect(tree.nearest(4, 4, 0)).toEqual([]);
+    expect(tree.nearest(0, 0, 100)).toHaveLength(7);
+  });
+
+  it('appends to a given out array and returns it', () => {
+    const tree = seedScene();
+    const out = [99];
+    expect(tree.queryCircle(0, 0, 0, out)).toBe(out);
+    expect(out).toEqual([99, 0]);
+    expect(tree.queryRect(5, 5, 5, 5, out)).toBe(out);
+    expect(out).toEqual([99, 0, 2]);
+    expect(tree.nearest(-5, -5, 1, Infinity, out)).toEqual([99, 0, 2, 1]);
+  });
+});
+
+describe('structural rules', () => {
+  const bounds = { minX: 0, minY: 0, maxX: 16, maxY: 16 };
+
+  it('splits a leaf holding more than maxItems into four equal quadrants', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 3, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 9, 1);
+    tree.insert(2, 1, 9);
+    expect(tree.stats()).toMatchObject({ nodes: 1, leaves: 1 });
+    const v = tree.version;
+    tree.insert(3, 9, 9);
+    expect(tree.version).toBeGreaterThan(v);
+    expect(nodes(tree).map((n) => [n.minX, n.minY, n.maxX, n.maxY, n.count])).toEqual([
+      [0, 0, 16, 16, 0],
+      [0, 0, 8, 8, 1],
+      [8, 0, 16, 8, 1],
+      [0, 8, 8, 16, 1],
+      [8, 8, 16, 16, 1],
+    ]);
+  });
+
+  it('coincident points never split past minSize (no endless splitting)', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    for (let i = 0; i < 1000; i++) tree.insert(i, 3, 3);
+    checkInvariants(tree);
+    const s = tree.stats();
+    expect(s.depth).toBe(4); // 16 -> 8 -> 4 -> 2 -> 1, and 1 cannot halve to 0.5
+    expect(tree.queryCircle(3, 3, 0)).toHaveLength(1000);
+    const leaf = nodes(tree).find((n) => n.count === 1000);
+    expect(leaf).toMatchObject({ minX: 3, minY: 3, maxX: 4, maxY: 4 });
+  });
+
+  it('tiny minSize with coincident points still terminates (float precision stops the splitting)', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: Number.MIN_VALUE });
+    for (let i = 0; i < 50; i++) tree.insert(i, 1 / 3, 1 / 3);
+    checkInvariants(tree);
+    expect(tree.queryCircle(1 / 3, 1 / 3, 0)).toHaveLength(50);
+    for (let i = 0; i < 50; i++) tree.remove(i);
+    checkInvariants(tree);
+    expect(tree.stats()).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
+  });
+
+  it('merges an inner node back into a leaf once its subtree holds maxItems or fewer', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 3, minSize: 1 });
+    [
+      [1, 1],
+      [9, 1],
+      [1, 9],
+      [9, 9],
+    ].forEach(([x, y], i) => {
+      tree.insert(i, x, y);
+    });
+    expect(tree.stats().leaves).toBe(4);
+    expect(tree.remove(3)).toBe(true);
+    checkInvariants(tree);
+    expect(tree.stats()).toEqual({ size: 3, nodes: 1, leaves: 1, depth: 0 });
+    // Moving away from a crowded quadrant also merges it.
+    for (let i = 10; i < 14; i++) tree.insert(i, 1 + (i - 10) * 0.1, 1);
+    const deep = tree.stats().depth;
+    expect(deep).toBeGreaterThan(1);
+    tree.move(10, 15, 15);
+    tree.move(11, 15, 14);
+    checkInvariants(tree);
+    expect(tree.stats().depth).toBeLessThan(deep);
+  });
+
+  it('grows the root by doubling when a point lands outside, keeping the old root as a quadrant', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 15, 15);
+    tree.insert(2, -3, 20);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual({ minX: -16, minY: 0, maxX: 16, maxY: 32 });
+    tree.move(0, 100, -1);
+    checkInvariants(tree);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(100);
+    expect(tree.bounds.minY).toBeLessThanOrEqual(-1);
+    expect(sorted(tree.queryCircle(100, -1, 0))).toEqual([0]);
+  });
+
+  it('grows as far as finite numbers allow', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 1e308, -1e308);
+    checkInvariants(tree);
+    expect(tree.nearest(1e308, -1e308)).toEqual([1]);
+    expect(sorted(tree.queryCircle(0, 0, 10))).toEqual([0]);
+  });
+
+  it('re-files points on the old far edge when the root grows past it', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 16, 16); // on the far corner: inside the closed root
+    tree.insert(1, 16, 3);
+    tree.insert(2, 2, 16);
+    tree.insert(3, 20, 20); // grows east and south: x = 16 and y = 16 are now split lines
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(16, 16, 16, 16))).toEqual([0]);
+    expect(sorted(tree.queryCircle(16, 16, 6))).toEqual([0, 3]);
+  });
+
+  it('a move inside the leaf rewrites coordinates only', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 12, 12);
+    const v = tree.version;
+    tree.move(0, 2, 2);
+    tree.move(0, 7.999, 0);
+    expect(tree.version).toBe(v);
+    expect(tree.queryCircle(7.999, 0, 0)).toEqual([0]);
+    tree.move(0, 8, 0); // onto the split line: a different leaf
+    expect(tree.version).toBe(v);
+    checkInvariants(tree);
+    expect(tree.queryRect(8, 0, 8, 0)).toEqual([0]);
+  });
+
+  it('works on id 0 and reports has / size', () => {
+    const tree = new PointQuadtree({ bounds });
+    expect(tree.has(0)).toBe(false);
+    tree.insert(0, 5, 5);
+    expect(tree.has(0)).toBe(true);
+    expect(tree.size).toBe(1);
+    expect(tree.remove(0)).toBe(true);
+    expect(tree.remove(0)).toBe(false);
+    expect(tree.size).toBe(0);
+  });
+
+  it('an empty tree answers every query with nothing', () => {
+    const tree = new PointQuadtree({ bounds });
+    expect(tree.queryCircle(5, 5, 100)).toEqual([]);
+    expect(tree.queryRect(0, 0, 16, 16)).toEqual([]);
+    expect(tree.nearest(5, 5, 3)).toEqual([]);
+    expect(tree.stats()).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
+  });
+
+  it('clear empties the tree and restores the original bounds', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1 });
+    for (let i = 0; i < 100; i++) tree.insert(i, i, -i);
+    tree.clear();
+    checkInvariants(tree);
+    expect(tree.size).toBe(0);
+    expect(tree.bounds).toEqual(bounds);
+    expect(tree.has(5)).toBe(false);
+    tree.insert(5, 1, 1);
+    expect(tree.queryCircle(1, 1, 0)).toEqual([5]);
+  });
+
+  it('visitNodes skips children when the callback returns true, and reports lastQuery figures', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    for (let i = 0; i < 64; i++) tree.insert(i, (i % 8) * 2 + 0.5, Math.floor(i / 8) * 2 + 0.5);
+    let seen = 0;
+    tree.visitNodes((n) => {
+      seen++;
+      return n.depth === 1;
+    });
+    expect(seen).toBe(5);
+    tree.queryCircle(0.5, 0.5, 0);
+    expect(tree.lastQuery.found).toBe(1);
+    expect(tree.lastQuery.pointsTested).toBeLessThan(64);
+    expect(tree.lastQuery.nodesVisited).toBeGreaterThan(1);
+    tree.queryCircle(8, 8, 1e3);
+    expect(tree.lastQuery).toMatchObject({ found: 64, pointsTested: 0 }); // whole root inside: no tests
+  });
+
+  it('visitNodes throws if the callback changes the structure, and allows nested walks', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 9, 9);
+    let inner = 0;
+    tree.visitNodes(() => {
+      tree.visitNodes(() => {
+        inner++;
+      });
+    });
+    expect(inner).toBe(25);
+    expect(() =>
+      tree.visitNodes(() => {
+        if (!tree.has(2)) tree.insert(2, 1.5, 1.5);
+      }),
+    ).toThrow(/structure changed/);
+  });
+});
