@@ -11,6 +11,8 @@
  *   nodeCount   Int32Array: items in the node's subtree (for a leaf: the items it stores).
  *   nodeStart   Int32Array: leaf only: first slot of its block in the item pool, -1 when it has no block.
  *   nodeCap     Int32Array: leaf only: capacity of that block (0 when none).
+ *   groupParent Int32Array, one per group of four: the parent of nodes g..g+3 is groupParent[(g - 1) >> 2]
+ *               (groups start at node 1), so a move can walk up to the nearest common ancestor.
  * Items (leaf-only storage) live in a pool of slots; each leaf owns one contiguous block, so a query scans
  * memory in order:
  *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
@@ -58,6 +60,18 @@ function checkId(id: number): void {
   }
 }
 
+function checkRect(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkCoordinate('minX', minX);
+  checkCoordinate('minY', minY);
+  checkCoordinate('maxX', maxX);
+  checkCoordinate('maxY', maxY);
+  if (minX > maxX || minY > maxY) {
+    throw new RangeError(
+      `${NAME}: queryRect needs minX <= maxX and minY <= maxY, got (${minX}, ${minY}, ${maxX}, ${maxY})`,
+    );
+  }
+}
+
 /** Size class (log2 of the capacity) that holds at least `n` slots; n >= 1. */
 function classFor(n: number): number {
   return 32 - Math.clz32(n - 1);
@@ -94,6 +108,7 @@ export class PointQuadtree {
   private nodeCount: Int32Array;
   private nodeStart: Int32Array;
   private nodeCap: Int32Array;
+  private groupParent: Int32Array;
   /** Nodes in use or freed (high-water mark); node numbers below it are valid array indices. */
   private nodeTop = 1;
   private freeGroup = -1;
@@ -110,6 +125,9 @@ export class PointQuadtree {
   private blockCap = 0;
 
   private stack = new Int32Array(64);
+  private results = new Int32Array(64);
+  /** Nodes visited by the last collectAll. */
+  private collected = 0;
   private collectStack = new Int32Array(64);
   private work = new Int32Array(64);
   private visitStack = new Int32Array(64);
@@ -171,6 +189,7 @@ export class PointQuadtree {
     this.nodeCount = new Int32Array(17);
     this.nodeStart = new Int32Array(17);
     this.nodeCap = new Int32Array(17);
+    this.groupParent = new Int32Array(4);
     this.slotXY = new Float64Array(2 * 64);
     this.slotId = new Int32Array(64);
     this.idSlot = new Int32Array(64).fill(-1);
@@ -204,12 +223,13 @@ export class PointQuadtree {
     let maxY = -Infinity;
     for (let i = 0; i < n; i++) {
       const id = ids[i];
-      checkId(id);
+      if (!Number.isInteger(id) || id < 0 || id > MAX_ID) checkId(id);
       if (id > maxId) maxId = id;
       const x = xs[i];
       const y = ys[i];
-      checkCoordinate(`xs[${i}]`, x);
-      checkCoordinate(`ys[${i}]`, y);
+      // Build the message only on failure: this loop runs once per point.
+      if (!Number.isFinite(x)) checkCoordinate(`xs[${i}]`, x);
+      if (!Number.isFinite(y)) checkCoordinate(`ys[${i}]`, y);
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -349,73 +369,28 @@ export class PointQuadtree {
   /**
    * Finds the ids whose points satisfy `dx * dx + dy * dy <= radius * radius` (closed disc; radius 0
    * finds points exactly at the centre). Nodes farther than `radius` from the centre are pruned; nodes
-   * wholly inside the disc hand over their items without per-point tests.
+   * wholly inside the disc hand over their items without per-point tests. O(log n + found) typically.
    * @param out - ids are appended to it (set `out.length = 0` to reuse one array); a new array if omitted.
    * @returns `out`. Order unspecified, no id twice.
    * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
-    if (!Number.isFinite(x) || !Number.isFinite(y) || !(radius >= 0) || radius === Infinity) {
-      checkCoordinate('x', x);
-      checkCoordinate('y', y);
-      checkRadius('radius', radius);
-    }
-    const stats = this.lastQuery;
-    const found0 = out.length;
-    let visited = 0;
-    let tested = 0;
-    if (this._size > 0) {
-      const r2 = radius * radius;
-      const nb = this.nodeBounds;
-      const child = this.nodeChild;
-      const count = this.nodeCount;
-      const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
-      let stack = this.stack;
-      let sp = 0;
-      if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
-      while (sp > 0) {
-        const n = stack[--sp];
-        visited++;
-        const c = child[n];
-        if (c < 0) {
-          const s = start[n];
-          const e = s + count[n];
-          tested += e - s;
-          for (let i = s; i < e; i++) {
-            const dx = xy[i << 1] - x;
-            const dy = xy[(i << 1) + 1] - y;
-            if (dx * dx + dy * dy <= r2) out.push(ids[i]);
-          }
-          continue;
-        }
-        if (sp + 4 > stack.length) stack = this.growStack(sp);
-        for (let k = c; k < c + 4; k++) {
-          if (count[k] === 0) continue;
-          const b = k << 2;
-          const minX = nb[b];
-          const minY = nb[b + 1];
-          const maxX = nb[b + 2];
-          const maxY = nb[b + 3];
-          const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-          const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-          if (dx * dx + dy * dy > r2) continue;
-          // Farthest corner inside the disc: the whole subtree is found.
-          const fx = Math.max(x - minX, maxX - x);
-          const fy = Math.max(y - minY, maxY - y);
-          if (fx * fx + fy * fy <= r2) {
-            visited += this.collectAll(k, out);
-          } else {
-            stack[sp++] = k;
-          }
-        }
-      }
-    }
-    stats.nodesVisited = visited;
-    stats.pointsTested = tested;
-    stats.found = out.length - found0;
+    this.checkCircle(x, y, radius);
+    const found = this.circleInto(x, y, radius, this.resultBuffer());
+    appendResults(out, this.results, found);
     return out;
+  }
+
+  /**
+   * The allocation-free twin of {@link PointQuadtree.queryCircle}: writes the ids found into `out` from
+   * index 0 and returns how many it wrote. Give it room for every possible answer (`out.length >= size`
+   * is always enough).
+   * @throws RangeError on a bad centre or radius (as queryCircle), or when `out` fills up before the
+   *   query ends (then `out` holds a partial answer; the tree is unchanged).
+   */
+  queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
+    this.checkCircle(x, y, radius);
+    return this.circleInto(x, y, radius, out);
   }
 
   /**
@@ -425,61 +400,26 @@ export class PointQuadtree {
    * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`.
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
-    checkCoordinate('minX', minX);
-    checkCoordinate('minY', minY);
-    checkCoordinate('maxX', maxX);
-    checkCoordinate('maxY', maxY);
-    if (minX > maxX || minY > maxY) {
-      throw new RangeError(
-        `${NAME}: queryRect needs minX <= maxX and minY <= maxY, got (${minX}, ${minY}, ${maxX}, ${maxY})`,
-      );
-    }
-    const stats = this.lastQuery;
-    const found0 = out.length;
-    let visited = 0;
-    let tested = 0;
-    if (this._size > 0) {
-      const nb = this.nodeBounds;
-      const child = this.nodeChild;
-      const count = this.nodeCount;
-      const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
-      let stack = this.stack;
-      let sp = 0;
-      if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
-      while (sp > 0) {
-        const n = stack[--sp];
-        visited++;
-        const c = child[n];
-        if (c < 0) {
-          const s = start[n];
-          const e = s + count[n];
-          tested += e - s;
-          for (let i = s; i < e; i++) {
-            const px = xy[i << 1];
-            const py = xy[(i << 1) + 1];
-            if (px >= minX && px <= maxX && py >= minY && py <= maxY) out.push(ids[i]);
-          }
-          continue;
-        }
-        if (sp + 4 > stack.length) stack = this.growStack(sp);
-        for (let k = c; k < c + 4; k++) {
-          if (count[k] === 0) continue;
-          const b = k << 2;
-          if (nb[b] > maxX || nb[b + 1] > maxY || nb[b + 2] < minX || nb[b + 3] < minY) continue;
-          if (nb[b] >= minX && nb[b + 1] >= minY && nb[b + 2] <= maxX && nb[b + 3] <= maxY) {
-            visited += this.collectAll(k, out);
-          } else {
-            stack[sp++] = k;
-          }
-        }
-      }
-    }
-    stats.nodesVisited = visited;
-    stats.pointsTested = tested;
-    stats.found = out.length - found0;
+    checkRect(minX, minY, maxX, maxY);
+    const found = this.rectInto(minX, minY, maxX, maxY, this.resultBuffer());
+    appendResults(out, this.results, found);
     return out;
+  }
+
+  /**
+   * The allocation-free twin of {@link PointQuadtree.queryRect}: writes ids into `out` from index 0 and
+   * returns how many. `out.length >= size` is always enough.
+   * @throws RangeError as queryRect, or when `out` fills up before the query ends.
+   */
+  queryRectInto(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    out: Int32Array | Uint32Array,
+  ): number {
+    checkRect(minX, minY, maxX, maxY);
+    return this.rectInto(minX, minY, maxX, maxY, out);
   }
 
   /**
@@ -642,6 +582,151 @@ export class PointQuadtree {
   // ---------------------------------------------------------------------------------------------------
   // Internals
 
+  private checkCircle(x: number, y: number, radius: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !(radius >= 0) || radius === Infinity) {
+      checkCoordinate('x', x);
+      checkCoordinate('y', y);
+      checkRadius('radius', radius);
+    }
+  }
+
+  /** The internal result buffer, with room for every item. */
+  private resultBuffer(): Int32Array {
+    if (this.results.length < this._size) {
+      this.results = new Int32Array(Math.max(this._size, this.results.length * 2));
+    }
+    return this.results;
+  }
+
+  /** Circle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
+  private circleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
+    let found = 0;
+    let visited = 0;
+    let tested = 0;
+    if (this._size > 0) {
+      const r2 = radius * radius;
+      const cap = out.length;
+      const nb = this.nodeBounds;
+      const child = this.nodeChild;
+      const count = this.nodeCount;
+      const start = this.nodeStart;
+      const xy = this.slotXY;
+      const ids = this.slotId;
+      let stack = this.stack;
+      let sp = 0;
+      if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
+      while (sp > 0) {
+        const n = stack[--sp];
+        visited++;
+        const c = child[n];
+        if (c < 0) {
+          const s = start[n];
+          const e = s + count[n];
+          tested += e - s;
+          if (found + (e - s) > cap) this.outOfRoom(cap);
+          for (let i = s; i < e; i++) {
+            const dx = xy[i << 1] - x;
+            const dy = xy[(i << 1) + 1] - y;
+            if (dx * dx + dy * dy <= r2) out[found++] = ids[i];
+          }
+          continue;
+        }
+        if (sp + 4 > stack.length) stack = this.growStack(sp);
+        for (let k = c; k < c + 4; k++) {
+          if (count[k] === 0) continue;
+          const b = k << 2;
+          const minX = nb[b];
+          const minY = nb[b + 1];
+          const maxX = nb[b + 2];
+          const maxY = nb[b + 3];
+          const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+          const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+          if (dx * dx + dy * dy > r2) continue;
+          // Farthest corner inside the disc: the whole subtree is found.
+          const fx = Math.max(x - minX, maxX - x);
+          const fy = Math.max(y - minY, maxY - y);
+          if (fx * fx + fy * fy <= r2) {
+            found = this.collectAll(k, out, found);
+            visited += this.collected;
+          } else {
+            stack[sp++] = k;
+          }
+        }
+      }
+    }
+    const stats = this.lastQuery;
+    stats.nodesVisited = visited;
+    stats.pointsTested = tested;
+    stats.found = found;
+    return found;
+  }
+
+  /** Rectangle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
+  private rectInto(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    out: Int32Array | Uint32Array,
+  ): number {
+    let found = 0;
+    let visited = 0;
+    let tested = 0;
+    if (this._size > 0) {
+      const cap = out.length;
+      const nb = this.nodeBounds;
+      const child = this.nodeChild;
+      const count = this.nodeCount;
+      const start = this.nodeStart;
+      const xy = this.slotXY;
+      const ids = this.slotId;
+      let stack = this.stack;
+      let sp = 0;
+      if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
+      while (sp > 0) {
+        const n = stack[--sp];
+        visited++;
+        const c = child[n];
+        if (c < 0) {
+          const s = start[n];
+          const e = s + count[n];
+          tested += e - s;
+          if (found + (e - s) > cap) this.outOfRoom(cap);
+          for (let i = s; i < e; i++) {
+            const px = xy[i << 1];
+            const py = xy[(i << 1) + 1];
+            if (px >= minX && px <= maxX && py >= minY && py <= maxY) out[found++] = ids[i];
+          }
+          continue;
+        }
+        if (sp + 4 > stack.length) stack = this.growStack(sp);
+        for (let k = c; k < c + 4; k++) {
+          if (count[k] === 0) continue;
+          const b = k << 2;
+          if (nb[b] > maxX || nb[b + 1] > maxY || nb[b + 2] < minX || nb[b + 3] < minY) continue;
+          if (nb[b] >= minX && nb[b + 1] >= minY && nb[b + 2] <= maxX && nb[b + 3] <= maxY) {
+            found = this.collectAll(k, out, found);
+            visited += this.collected;
+          } else {
+            stack[sp++] = k;
+          }
+        }
+      }
+    }
+    const stats = this.lastQuery;
+    stats.nodesVisited = visited;
+    stats.pointsTested = tested;
+    stats.found = found;
+    return found;
+  }
+
+  private outOfRoom(cap: number): never {
+    throw new RangeError(
+      `${NAME}: the output array (length ${cap}) is too small for the query's answer; ` +
+        `give it length >= size (${this._size})`,
+    );
+  }
+
   /** Resets to a single empty root leaf with the constructor's bounds. */
   private resetNodes(): void {
     const b = this.initialBounds;
@@ -678,11 +763,12 @@ export class PointQuadtree {
     return this.stack;
   }
 
-  /** Allocates a group of four sibling nodes and returns the first one's number. */
-  private allocGroup(): number {
+  /** Allocates a group of four sibling nodes under `parent` and returns the first one's number. */
+  private allocGroup(parent: number): number {
     let g = this.freeGroup;
     if (g >= 0) {
       this.freeGroup = this.nodeChild[g];
+      this.groupParent[(g - 1) >> 2] = parent;
       return g;
     }
     g = this.nodeTop;
@@ -696,8 +782,10 @@ export class PointQuadtree {
       this.nodeCount = growInt32(this.nodeCount, cap);
       this.nodeStart = growInt32(this.nodeStart, cap);
       this.nodeCap = growInt32(this.nodeCap, cap);
+      this.groupParent = growInt32(this.groupParent, cap >> 2);
     }
     this.nodeTop = need;
+    this.groupParent[(g - 1) >> 2] = parent;
     return g;
   }
 
@@ -857,59 +945,74 @@ export class PointQuadtree {
       const m = (c + 3) << 2;
       n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
     }
-    this.appendToLeaf(n, id, x, y);
-    if (this.nodeCount[n] > this.maxItems) this.splitDown(n);
+    this.addToLeaf(n, id, x, y);
   }
 
-  /** Moves a present item to a new position in another leaf (the slow path of move). */
+  /**
+   * Moves a present item to a new position outside its leaf (the slow path of move): walks up from the
+   * old leaf to the nearest ancestor that contains the new position, then down to the new leaf. Counts
+   * change only below that ancestor.
+   */
   private refile(id: number, x: number, y: number): void {
-    const slot = this.idSlot[id];
-    const ox = this.slotXY[slot << 1];
-    const oy = this.slotXY[(slot << 1) + 1];
-    const child = this.nodeChild;
-    const count = this.nodeCount;
+    const leaf = this.idLeaf[id];
     const nb = this.nodeBounds;
-    const maxItems = this.maxItems;
-    // Shared path: counts do not change above the node where the old and new paths part.
-    let n = 0;
-    let c = child[0];
-    let qo = 0;
-    let qn = 0;
-    while (c >= 0) {
-      const m = (c + 3) << 2;
-      qo = (ox >= nb[m] ? 1 : 0) | (oy >= nb[m + 1] ? 2 : 0);
-      qn = (x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0);
-      if (qo !== qn) break;
-      n = c + qo;
-      c = child[n];
-    }
-    if (c < 0) {
-      // Same leaf after all (the root grew around it).
+    if (leaf === 0) {
+      // Only when the root is a leaf that just grew to cover the point.
+      const slot = this.idSlot[id];
       this.slotXY[slot << 1] = x;
       this.slotXY[(slot << 1) + 1] = y;
       return;
     }
-    let o = c + qo;
+    this.removeFromLeaf(leaf, this.idSlot[id]);
+    const count = this.nodeCount;
+    const parent = this.groupParent;
+    const maxItems = this.maxItems;
+    const rootMaxX = nb[2];
+    const rootMaxY = nb[3];
+    let n = leaf;
     let collapseAt = -1;
-    while (child[o] >= 0) {
-      count[o]--;
-      if (collapseAt < 0 && count[o] <= maxItems) collapseAt = o;
-      const k = child[o];
-      const m = (k + 3) << 2;
-      o = k + ((ox >= nb[m] ? 1 : 0) | (oy >= nb[m + 1] ? 2 : 0));
+    for (;;) {
+      // The root covers every point (growFor ran), so this ends at the latest there.
+      const p = parent[(n - 1) >> 2];
+      const b = p << 2;
+      if (
+        x >= nb[b] &&
+        y >= nb[b + 1] &&
+        (x < nb[b + 2] || (x === nb[b + 2] && x === rootMaxX)) &&
+        (y < nb[b + 3] || (y === nb[b + 3] && y === rootMaxY))
+      ) {
+        n = p;
+        break;
+      }
+      // Counts grow going up, so the last node found at or below maxItems is the topmost to merge.
+      if (--count[p] <= maxItems) collapseAt = p;
+      n = p;
     }
-    this.removeFromLeaf(o, slot);
-    let t = c + qn;
-    while (child[t] >= 0) {
-      count[t]++;
-      const k = child[t];
-      const m = (k + 3) << 2;
-      t = k + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+    const child = this.nodeChild;
+    let c = child[n];
+    while (c >= 0) {
+      const m = (c + 3) << 2;
+      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+      c = child[n];
+      if (c >= 0) count[n]++;
     }
-    this.appendToLeaf(t, id, x, y);
-    // The two paths are in sibling subtrees, so the merge and the split do not touch each other.
+    // The merge is in the old branch, the new leaf in a sibling branch: they do not touch each other.
     if (collapseAt >= 0) this.collapse(collapseAt);
-    if (this.nodeCount[t] > maxItems) this.splitDown(t);
+    this.addToLeaf(n, id, x, y);
+  }
+
+  /**
+   * Adds an item to a leaf (whose ancestors already count it). A leaf already at maxItems that may split
+   * splits first, so items are copied once, and the item goes on down into the right child.
+   */
+  private addToLeaf(leaf: number, id: number, x: number, y: number): void {
+    while (this.nodeCount[leaf] >= this.maxItems && this.canSplit(leaf)) {
+      const g = this.splitLeaf(leaf);
+      this.nodeCount[leaf]++;
+      const m = (g + 3) << 2;
+      leaf = g + ((x >= this.nodeBounds[m] ? 1 : 0) | (y >= this.nodeBounds[m + 1] ? 2 : 0));
+    }
+    this.appendToLeaf(leaf, id, x, y);
   }
 
   /** Splits leaf `n` if it holds more than maxItems and may split, then its children likewise. */
@@ -931,7 +1034,7 @@ export class PointQuadtree {
 
   /** Turns leaf `n` into an inner node with four children that share its items. Returns the first child. */
   private splitLeaf(n: number): number {
-    const g = this.allocGroup();
+    const g = this.allocGroup(n);
     const nb = this.nodeBounds;
     const b = n << 2;
     const minX = nb[b];
@@ -1020,12 +1123,16 @@ export class PointQuadtree {
     this._version++;
   }
 
-  /** Appends every id below node `n` to `out` without testing; returns the number of nodes visited. */
-  private collectAll(n: number, out: number[]): number {
+  /**
+   * Writes every id below node `n` into `out` from index `found` without testing them; returns the new
+   * count and leaves the number of nodes visited in `collected`.
+   */
+  private collectAll(n: number, out: Int32Array | Uint32Array, found: number): number {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const start = this.nodeStart;
     const ids = this.slotId;
+    if (found + count[n] > out.length) this.outOfRoom(out.length);
     let stack = this.collectStack;
     let sp = 0;
     let visited = 0;
@@ -1037,7 +1144,7 @@ export class PointQuadtree {
       if (c < 0) {
         const s = start[m];
         const e = s + count[m];
-        for (let i = s; i < e; i++) out.push(ids[i]);
+        for (let i = s; i < e; i++) out[found++] = ids[i];
         continue;
       }
       if (sp + 4 > stack.length) {
@@ -1046,7 +1153,8 @@ export class PointQuadtree {
       }
       for (let k = c; k < c + 4; k++) if (count[k] > 0) stack[sp++] = k;
     }
-    return visited;
+    this.collected = visited;
+    return found;
   }
 
   /**
@@ -1083,7 +1191,7 @@ export class PointQuadtree {
           if (!north) this.queryRect(minX, maxY, maxX, maxY, probe);
           edgeItems = probe.length > 0;
         }
-        const g = this.allocGroup();
+        const g = this.allocGroup(0);
         const mx = west ? minX : maxX;
         const my = north ? minY : maxY;
         const q = (west ? 1 : 0) | (north ? 2 : 0);
@@ -1091,6 +1199,7 @@ export class PointQuadtree {
         const old = g + q;
         this.nodeChild[old] = this.nodeChild[0];
         this.nodeCount[old] = this.nodeCount[0];
+        this.groupParent[(this.nodeChild[0] - 1) >> 2] = old;
         this.nodeChild[0] = g;
         nb = this.nodeBounds; // allocGroup may have reallocated it
       }
@@ -1177,7 +1286,7 @@ export class PointQuadtree {
         }
         continue;
       }
-      const g = this.allocGroup();
+      const g = this.allocGroup(node);
       const nb = this.nodeBounds;
       const b = node << 2;
       const minX = nb[b];
@@ -1294,6 +1403,13 @@ function growToCover(b: Float64Array, x: number, y: number): boolean {
     if (!Number.isFinite(b[2] - b[0]) || !Number.isFinite(b[3] - b[1])) return false;
   }
   return true;
+}
+
+/** Appends `n` ids from a buffer to a plain array (one resize, then indexed writes: faster than push). */
+function appendResults(out: number[], results: Int32Array, n: number): void {
+  const base = out.length;
+  out.length = base + n;
+  for (let i = 0; i < n; i++) out[base + i] = results[i];
 }
 
 function growInt32(a: Int32Array, need: number): Int32Array<ArrayBuffer> {

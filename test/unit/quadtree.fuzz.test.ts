@@ -86,13 +86,22 @@ describe('PointQuadtree fuzz against brute force', () => {
           const r = rnd() < 0.1 ? 0 : rnd() < 0.1 ? 1e6 : rnd() * 30;
           out.length = 0;
           tree.queryCircle(x, y, r, out);
-          expect(sorted(out), `${where} circle (${x}, ${y}) r ${r}`).toEqual(oracle.circle(x, y, r));
+          const expected = oracle.circle(x, y, r);
+          expect(sorted(out), `${where} circle (${x}, ${y}) r ${r}`).toEqual(expected);
           expect(new Set(out).size).toBe(out.length);
+          expect(tree.lastQuery.found).toBe(expected.length);
+          // The typed twin gives the same answer.
+          const typed = new Int32Array(tree.size);
+          const n = tree.queryCircleInto(x, y, r, typed);
+          expect(sorted([...typed.subarray(0, n)]), `${where} circleInto`).toEqual(expected);
         } else if (op < 0.9) {
           const [x0, y0] = point();
           const [x1, y1] = point();
           const r = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)] as const;
           expect(sorted(tree.queryRect(...r)), `${where} rect ${r}`).toEqual(oracle.rect(...r));
+          const typed = new Uint32Array(tree.size + 3);
+          const n = tree.queryRectInto(...r, typed);
+          expect(sorted([...typed.subarray(0, n)]), `${where} rectInto`).toEqual(oracle.rect(...r));
         } else {
           const [x, y] = point();
           const k = Math.floor(rnd() * 12);
