@@ -1,0 +1,131 @@
+/**
+ * `window.quadtreeDemo`: a read-only inspection hook for tests and the browser console. It only reads; the
+ * scene is driven like a person would (keys, GUI, mouse).
+ */
+import { Color } from 'three';
+import type { App } from './app';
+import { COLORS } from './colors';
+
+export interface DemoState {
+  /** Rendered frames. */
+  frame: number;
+  /** The player position the `found` ids answer. */
+  player: { x: number; z: number };
+  radius: number;
+  minSize: number;
+  maxItems: number;
+  enemyCount: number;
+  moving: boolean;
+  speed: number;
+  bruteForce: boolean;
+  distribution: string;
+  seed: number;
+  showNodes: boolean;
+  showVisited: boolean;
+  /** Ids inside the detect radius, ascending. */
+  found: number[];
+  /** The rectangle query (world x/z) and the ids inside it, ascending. */
+  rect: { minX: number; minZ: number; maxX: number; maxZ: number } | null;
+  rectFound: number[];
+  tree: { nodes: number; leaves: number; depth: number; size: number; version: number };
+  lastQuery: { nodesVisited: number; pointsTested: number; found: number; micros: number };
+  /** What the node gizmos draw: rectangles in the last update, and whether they are shown. */
+  gizmo: { nodesVisible: boolean; nodesDrawn: number; visitedVisible: boolean; visitedDrawn: number };
+  level: { name: string; title: string; width: number; depth: number };
+  colors: { enemy: string; detected: string; rect: string };
+  /** Messages shown on the page (bad URL values, level problems). */
+  messages: string[];
+}
+
+export interface QuadtreeDemo {
+  state(): DemoState;
+  /** Enemy positions as x, z pairs (length 2 * enemyCount), a copy. */
+  enemyPositions(): Float32Array;
+  /** Instance colour of enemy `id` as '#rrggbb'. */
+  enemyColor(id: number): string;
+}
+
+declare global {
+  interface Window {
+    readonly quadtreeDemo?: QuadtreeDemo;
+  }
+}
+
+const ascending = (a: number, b: number) => a - b;
+
+export function createHook(app: App, messages: () => readonly string[]): QuadtreeDemo {
+  const scratch = new Color();
+  return Object.freeze({
+    state(): DemoState {
+      const sim = app.sim;
+      const s = sim.settings;
+      const shape = sim.treeShape();
+      return {
+        frame: app.frame,
+        player: { x: sim.playerX, z: sim.playerZ },
+        radius: s.radius,
+        minSize: s.minSize,
+        maxItems: s.maxItems,
+        enemyCount: sim.count,
+        moving: s.moving,
+        speed: s.speed,
+        bruteForce: s.bruteForce,
+        distribution: s.distribution,
+        seed: s.seed,
+        showNodes: s.showNodes,
+        showVisited: s.showVisited,
+        found: sim.found.ids.slice().sort(ascending),
+        rect: sim.rect === null ? null : { ...sim.rect },
+        rectFound: sim.inRect.ids.slice().sort(ascending),
+        tree: { ...shape, size: sim.tree.size, version: sim.tree.version },
+        lastQuery: {
+          nodesVisited: sim.lastQuery.nodesVisited,
+          pointsTested: sim.lastQuery.pointsTested,
+          found: sim.lastQuery.found,
+          micros: sim.lastQuery.ms * 1000,
+        },
+        gizmo: {
+          nodesVisible: app.nodesHelper.visible,
+          nodesDrawn: app.nodesHelper.rectCount,
+          visitedVisible: app.visitedHelper.visible,
+          visitedDrawn: app.visitedHelper.rectCount,
+        },
+        level: {
+          name: app.level.name,
+          title: app.level.title,
+          width: app.level.width,
+          depth: app.level.depth,
+        },
+        colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect },
+        messages: [...messages()],
+      };
+    },
+    enemyPositions(): Float32Array {
+      const { xs, zs, count } = app.sim;
+      const out = new Float32Array(count * 2);
+      for (let i = 0; i < count; i++) {
+        out[2 * i] = xs[i];
+        out[2 * i + 1] = zs[i];
+      }
+      return out;
+    },
+    enemyColor(id: number): string {
+      if (!Number.isInteger(id) || id < 0 || id >= app.enemies.capacity) {
+        throw new RangeError(
+          `quadtreeDemo.enemyColor: id must be an integer from 0 to ${app.enemies.capacity - 1}, got ${id}`,
+        );
+      }
+      return app.enemies.colorHex(id, scratch);
+    },
+  });
+}
+
+/** Install the hook as a non-writable, non-configurable `window.quadtreeDemo`. */
+export function installHook(hook: QuadtreeDemo): void {
+  Object.defineProperty(window, 'quadtreeDemo', {
+    value: hook,
+    writable: false,
+    configurable: false,
+    enumerable: true,
+  });
+}

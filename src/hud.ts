@@ -1,0 +1,125 @@
+/**
+ * The HUD overlay: live figures, smoothed so a person can read them. Values are fed every frame; the text
+ * is rewritten a few times per second.
+ */
+
+/** Exponential moving average with a time constant, robust to uneven frame times. */
+export class Smoothed {
+  value = Number.NaN;
+  constructor(private readonly seconds: number) {}
+
+  add(sample: number, dt: number): number {
+    if (Number.isNaN(this.value)) this.value = sample;
+    else this.value += (sample - this.value) * Math.min(1, dt / this.seconds);
+    return this.value;
+  }
+}
+
+export interface HudFrame {
+  dt: number;
+  enemies: number;
+  found: number;
+  bruteForce: boolean;
+  /** Whether a detection ran this frame (visited / tested are only sampled then). */
+  detected: boolean;
+  /** A fresh query timing, ms per query, or NaN when none was measured this frame. */
+  queryMs: number;
+  nodesVisited: number;
+  pointsTested: number;
+  nodes: number;
+  leaves: number;
+  depth: number;
+  treeUpdateMs: number;
+  rectFound: number;
+  rectActive: boolean;
+}
+
+const ROWS = [
+  ['fps', 'FPS'],
+  ['enemies', 'enemies'],
+  ['found', 'found'],
+  ['query', 'query time'],
+  ['visited', 'nodes visited / total'],
+  ['tested', 'points tested'],
+  ['shape', 'depth / leaves'],
+  ['update', 'tree update'],
+  ['rect', 'rectangle'],
+] as const;
+
+type RowKey = (typeof ROWS)[number][0];
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export class Hud {
+  readonly element: HTMLElement;
+  private readonly cells = new Map<RowKey, HTMLElement>();
+  private readonly rows = new Map<RowKey, HTMLElement>();
+  private readonly fps = new Smoothed(0.5);
+  private readonly queryUs = new Smoothed(0.5);
+  private readonly visited = new Smoothed(0.3);
+  private readonly tested = new Smoothed(0.3);
+  private readonly updateMs = new Smoothed(0.5);
+  private sinceRefresh = Number.POSITIVE_INFINITY;
+  /** Text refreshes per second. */
+  private readonly refreshSeconds = 0.25;
+
+  constructor(element: HTMLElement) {
+    this.element = element;
+    element.replaceChildren();
+    const table = document.createElement('table');
+    for (const [key, label] of ROWS) {
+      const row = document.createElement('tr');
+      row.dataset.key = key;
+      const name = document.createElement('th');
+      name.textContent = label;
+      const value = document.createElement('td');
+      value.textContent = '–';
+      row.append(name, value);
+      table.append(row);
+      this.cells.set(key, value);
+      this.rows.set(key, row);
+    }
+    element.append(table);
+  }
+
+  /** Feed one frame's figures. */
+  update(f: HudFrame): void {
+    const dt = Math.max(f.dt, 1e-4);
+    this.fps.add(1 / dt, dt);
+    this.updateMs.add(f.treeUpdateMs, dt);
+    if (!Number.isNaN(f.queryMs)) this.queryUs.add(f.queryMs * 1000, 0.25);
+    if (f.detected) {
+      this.visited.add(f.nodesVisited, dt);
+      this.tested.add(f.pointsTested, dt);
+    }
+    this.sinceRefresh += dt;
+    if (this.sinceRefresh < this.refreshSeconds) return;
+    this.sinceRefresh = 0;
+
+    this.set('fps', integer.format(this.fps.value));
+    this.set('enemies', integer.format(f.enemies));
+    this.set('found', integer.format(f.found));
+    const mode = f.bruteForce ? 'brute force' : 'tree';
+    this.set(
+      'query',
+      Number.isNaN(this.queryUs.value) ? '–' : `${oneDecimal.format(this.queryUs.value)} µs (${mode})`,
+    );
+    this.set(
+      'visited',
+      f.bruteForce
+        ? `– / ${integer.format(f.nodes)}`
+        : `${integer.format(this.visited.value || 0)} / ${integer.format(f.nodes)}`,
+    );
+    this.set('tested', integer.format(this.tested.value || 0));
+    this.set('shape', `${f.depth} / ${integer.format(f.leaves)}`);
+    this.set('update', `${twoDecimals.format(this.updateMs.value)} ms/frame`);
+    this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
+  }
+
+  private set(key: RowKey, text: string): void {
+    const cell = this.cells.get(key)!;
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+}

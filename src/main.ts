@@ -1,0 +1,57 @@
+/**
+ * Entry point: read the URL, load the level preset, start the scene. Problems with the URL or the level are
+ * shown on the page (and the defaults used); nothing here throws to the console.
+ */
+import './style.css';
+import { App } from './app';
+import { createHook, installHook } from './hook';
+import { defaultLevel, type Fetch, type Level, loadLevel, loadLevelIndex } from './level';
+import { MessageBox } from './messages';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { parseUrlParams } from './urlParams';
+
+function element(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`index.html has no #${id}`);
+  return found;
+}
+
+const fetchText: Fetch = (url) => fetch(url);
+
+async function main(messages: MessageBox): Promise<void> {
+  const request = parseUrlParams(window.location.search);
+  messages.add(request.messages);
+
+  const indexMessages: string[] = [];
+  const levels = await loadLevelIndex(fetchText, indexMessages);
+  let level: Level = defaultLevel();
+  if (request.level !== undefined) {
+    messages.add(indexMessages);
+    const result = await loadLevel(request.level, levels, fetchText);
+    level = result.level;
+    messages.add(result.messages);
+  }
+
+  // Defaults, then the level's values, then the URL's.
+  const settings: Settings = { ...DEFAULT_SETTINGS, ...level.settings, ...request.settings };
+  const app = new App({
+    container: element('app'),
+    hudElement: element('hud'),
+    messages,
+    level,
+    settings,
+    levels,
+    onLoadLevel(name) {
+      const url = new URL(window.location.href);
+      url.search = '';
+      url.searchParams.set('level', name);
+      window.location.assign(url.toString());
+    },
+  });
+  installHook(createHook(app, () => messages.messages));
+}
+
+const messages = new MessageBox(element('messages'));
+main(messages).catch((error: unknown) => {
+  messages.add([`The scene could not start: ${error instanceof Error ? error.message : String(error)}`]);
+});

@@ -1,0 +1,391 @@
+/**
+ * The scene's state without any rendering: enemy positions, the quadtree over them, wandering, and the
+ * per-frame detection. The app drives it once per frame and mirrors its changes into three.js objects.
+ * Free of three.js and the DOM, so the per-frame logic is unit tested in Node.
+ *
+ * Per frame: {@link Simulation.applySettings} (GUI edits), {@link Simulation.step} (wander, then detect if
+ * anything changed). Nothing in `step` allocates: positions are typed arrays, query answers go into the
+ * reused `out` arrays of two {@link FoundSet}s, and recolouring is driven by one {@link ChangeList}.
+ */
+
+import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
+import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
+import type { Level } from './level';
+import { type Bounds, PointQuadtree } from './quadtree';
+import { deriveSeed, mulberry32, type Random } from './random';
+import type { Settings } from './settings';
+import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeY } from './world';
+
+/** Angular noise of the random walk, radians per second at most. */
+const TURN_RATE = 3;
+/** Spread (standard deviation) of a click-added batch around the clicked point, world units. */
+export const BATCH_SPREAD = 3;
+export const BATCH_SIZE = 100;
+
+export interface TreeShape {
+  nodes: number;
+  leaves: number;
+  depth: number;
+}
+
+export class Simulation {
+  readonly capacity: number;
+  /** World x and z of enemy i (ids = instance indices); valid below {@link count}. */
+  readonly xs: Float32Array;
+  readonly zs: Float32Array;
+  /** Heading of each wandering enemy, radians. */
+  readonly headings: Float32Array;
+  count = 0;
+  tree: PointQuadtree;
+  readonly found: FoundSet;
+  readonly inRect: FoundSet;
+  /** Ids whose colour must be recomputed (found / rectangle membership changed). The app clears it. */
+  readonly changes: ChangeList;
+  /** The settings in force (the GUI's edits are applied at the start of a frame). */
+  readonly settings: Settings;
+  /** The rectangle query's ground rectangle, or null. */
+  rect: GroundRect | null = null;
+  /** The player position the current {@link found} answers. */
+  playerX = 0;
+  playerZ = 0;
+  /** Ids in [dirtyFrom, dirtyTo) moved or appeared since the app last copied positions. */
+  dirtyFrom = 0;
+  dirtyTo = 0;
+
+  /** Figures of the last detection (the player's circle query). */
+  readonly lastQuery = { ms: 0, nodesVisited: 0, pointsTested: 0, found: 0 };
+  /** Time spent keeping the tree up to date during the last frame, milliseconds. */
+  treeUpdateMs = 0;
+  /** Detections run so far (a frame where nothing changed runs none). */
+  detections = 0;
+
+  readonly ground: GroundRect;
+  readonly area: GroundRect;
+  private readonly layout: SpawnLayout;
+  private readonly ids: Int32Array;
+  private wanderRandom: Random;
+  private batchRandom: Random;
+  private dirty = true;
+  private readonly timingOut: number[] = [];
+  private readonly rectScratch: Bounds = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  private shapeVersion = -1;
+  private shapeTree: PointQuadtree | null = null;
+  private readonly shape: TreeShape = { nodes: 0, leaves: 0, depth: 0 };
+
+  constructor(
+    readonly level: Level,
+    settings: Settings,
+    capacity: number,
+  ) {
+    this.capacity = capacity;
+    this.settings = { ...settings };
+    this.xs = new Float32Array(capacity);
+    this.zs = new Float32Array(capacity);
+    this.headings = new Float32Array(capacity);
+    this.ids = new Int32Array(capacity);
+    for (let i = 0; i < capacity; i++) this.ids[i] = i;
+    this.found = new FoundSet(capacity);
+    this.inRect = new FoundSet(capacity);
+    this.changes = new ChangeList(capacity);
+    this.ground = levelGround(level.width, level.depth);
+    this.area = enemyArea(level);
+    this.layout = new SpawnLayout(level, capacity);
+    this.wanderRandom = mulberry32(0);
+    this.batchRandom = mulberry32(0);
+    this.tree = this.emptyTree();
+    this.playerX = level.player.x;
+    this.playerZ = level.player.z;
+    this.regenerate();
+  }
+
+  /** The quadtree options for the current settings. */
+  treeOptions() {
+    const g = this.ground;
+    return {
+      bounds: groundRectToTree(g),
+      maxItems: this.settings.maxItems,
+      minSize: this.settings.minSize,
+    };
+  }
+
+  private emptyTree(): PointQuadtree {
+    return new PointQuadtree(this.treeOptions());
+  }
+
+  /** Bulk-load a new tree from the current positions (after minSize / maxItems changes or a regenerate). */
+  rebuildTree(): void {
+    const t0 = performance.now();
+    const n = this.count;
+    this.tree = PointQuadtree.from(
+      this.treeOptions(),
+      this.ids.subarray(0, n),
+      this.xs.subarray(0, n),
+      this.zs.subarray(0, n),
+    );
+    this.treeUpdateMs += performance.now() - t0;
+    this.dirty = true;
+  }
+
+  /** Put every enemy back at its spawn for the current seed and distribution; rebuild the tree. */
+  regenerate(): void {
+    const { seed, distribution } = this.settings;
+    this.layout.reset(seed, distribution);
+    this.wanderRandom = mulberry32(deriveSeed(seed, STREAM.wander));
+    this.batchRandom = mulberry32(deriveSeed(seed, STREAM.batches));
+    const n = Math.min(this.settings.enemies, this.capacity);
+    this.layout.ensure(n);
+    this.xs.set(this.layout.xs.subarray(0, n));
+    this.zs.set(this.layout.zs.subarray(0, n));
+    for (let i = 0; i < n; i++) this.headings[i] = this.wanderRandom() * Math.PI * 2;
+    this.count = n;
+    this.markMoved(0, n);
+    this.rebuildTree();
+  }
+
+  /** Grow or shrink to `n` enemies; new ones appear at their spawn positions. */
+  setCount(n: number): void {
+    n = clamp(Math.floor(n), 0, this.capacity);
+    const old = this.count;
+    if (n === old) return;
+    const t0 = performance.now();
+    if (n > old) {
+      this.layout.ensure(n);
+      for (let i = old; i < n; i++) {
+        this.xs[i] = this.layout.xs[i];
+        this.zs[i] = this.layout.zs[i];
+        this.headings[i] = this.wanderRandom() * Math.PI * 2;
+      }
+      this.markMoved(old, n);
+      this.count = n;
+      if (n - old > old) {
+        this.treeUpdateMs += performance.now() - t0;
+        this.rebuildTree(); // more than doubling: a bulk load is faster than inserts
+      } else {
+        for (let i = old; i < n; i++) this.tree.insert(i, treeX(this.xs[i]), treeY(this.zs[i]));
+        this.treeUpdateMs += performance.now() - t0;
+      }
+    } else {
+      for (let i = old - 1; i >= n; i--) this.tree.remove(i);
+      this.count = n;
+      this.treeUpdateMs += performance.now() - t0;
+    }
+    this.settings.enemies = n;
+    this.dirty = true;
+  }
+
+  /** Add up to {@link BATCH_SIZE} enemies scattered around (x, z); returns how many fit. */
+  addBatch(x: number, z: number, n = BATCH_SIZE): number {
+    const k = Math.min(n, this.capacity - this.count);
+    if (k <= 0) return 0;
+    const t0 = performance.now();
+    const start = this.count;
+    scatterAround(this.batchRandom, x, z, k, BATCH_SPREAD, this.area, this.xs, this.zs, start);
+    for (let i = start; i < start + k; i++) {
+      this.headings[i] = this.batchRandom() * Math.PI * 2;
+      this.tree.insert(i, treeX(this.xs[i]), treeY(this.zs[i]));
+    }
+    this.count += k;
+    this.settings.enemies = this.count;
+    this.markMoved(start, this.count);
+    this.treeUpdateMs += performance.now() - t0;
+    this.dirty = true;
+    return k;
+  }
+
+  /** Set (or clear, with null) the rectangle query. */
+  setRect(rect: GroundRect | null): void {
+    if (rect === null) {
+      this.rect = null;
+    } else {
+      this.rect ??= { minX: 0, minZ: 0, maxX: 0, maxZ: 0 };
+      this.rect.minX = rect.minX;
+      this.rect.minZ = rect.minZ;
+      this.rect.maxX = rect.maxX;
+      this.rect.maxZ = rect.maxZ;
+    }
+    this.dirty = true;
+  }
+
+  /**
+   * Apply edited settings: changes of seed or distribution regenerate, of minSize or maxItems rebuild the
+   * tree, of enemies add or remove enemies; any change makes the next {@link step} detect again.
+   */
+  applySettings(next: Settings): void {
+    const s = this.settings;
+    const regen = next.seed !== s.seed || next.distribution !== s.distribution;
+    const rebuild = next.minSize !== s.minSize || next.maxItems !== s.maxItems;
+    const countChanged = next.enemies !== s.enemies;
+    if (regen || rebuild || countChanged || next.radius !== s.radius || next.bruteForce !== s.bruteForce) {
+      this.dirty = true;
+    }
+    Object.assign(s, next);
+    if (regen) {
+      this.regenerate(); // uses s.enemies, s.minSize, s.maxItems too
+    } else {
+      if (countChanged) {
+        const wanted = s.enemies;
+        s.enemies = this.count;
+        this.setCount(wanted);
+      }
+      if (rebuild) this.rebuildTree();
+    }
+  }
+
+  /** Mark that something the detection depends on changed. */
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  /**
+   * One frame: wander (if moving), then, if anything moved or changed, run the player's circle query and
+   * the rectangle query and record which ids entered or left. Returns whether a detection ran.
+   */
+  step(dt: number, playerX: number, playerZ: number): boolean {
+    if (playerX !== this.playerX || playerZ !== this.playerZ) {
+      this.playerX = playerX;
+      this.playerZ = playerZ;
+      this.dirty = true;
+    }
+    if (this.settings.moving && this.settings.speed > 0 && this.count > 0 && dt > 0) {
+      const t0 = performance.now();
+      this.wander(dt);
+      this.treeUpdateMs += performance.now() - t0;
+      this.dirty = true;
+    }
+    if (!this.dirty) return false;
+    this.dirty = false;
+    this.detect();
+    this.detectRect();
+    this.detections++;
+    return true;
+  }
+
+  /** Call at the start of a frame: resets the per-frame tree-update time. */
+  beginFrame(): void {
+    this.treeUpdateMs = 0;
+  }
+
+  private wander(dt: number): void {
+    const { xs, zs, headings, tree } = this;
+    const a = this.area;
+    const random = this.wanderRandom;
+    const stepLength = this.settings.speed * dt;
+    const turn = TURN_RATE * dt;
+    for (let i = 0; i < this.count; i++) {
+      let h = headings[i] + (random() - 0.5) * 2 * turn;
+      let x = xs[i] + Math.cos(h) * stepLength;
+      let z = zs[i] + Math.sin(h) * stepLength;
+      // Bounce off the level's edges: mirror the position and the heading.
+      if (x < a.minX) {
+        x = 2 * a.minX - x;
+        h = Math.PI - h;
+      } else if (x > a.maxX) {
+        x = 2 * a.maxX - x;
+        h = Math.PI - h;
+      }
+      if (z < a.minZ) {
+        z = 2 * a.minZ - z;
+        h = -h;
+      } else if (z > a.maxZ) {
+        z = 2 * a.maxZ - z;
+        h = -h;
+      }
+      xs[i] = clamp(x, a.minX, a.maxX);
+      zs[i] = clamp(z, a.minZ, a.maxZ);
+      headings[i] = h;
+      // Pass the stored (float32) values so the tree and enemyPositions() agree to the bit.
+      tree.move(i, treeX(xs[i]), treeY(zs[i]));
+    }
+    this.markMoved(0, this.count);
+  }
+
+  /** The player's circle query into `out`, by the tree or by brute force. */
+  private runCircle(out: number[]): void {
+    const r = this.settings.radius;
+    if (this.settings.bruteForce)
+      scanCircle(this.xs, this.zs, this.count, this.playerX, this.playerZ, r, out);
+    else this.tree.queryCircle(treeX(this.playerX), treeY(this.playerZ), r, out);
+  }
+
+  private detect(): void {
+    const out = this.found.next;
+    out.length = 0;
+    const q = this.lastQuery;
+    const t0 = performance.now();
+    this.runCircle(out);
+    q.ms = performance.now() - t0;
+    if (this.settings.bruteForce) {
+      q.nodesVisited = 0;
+      q.pointsTested = this.count;
+    } else {
+      q.nodesVisited = this.tree.lastQuery.nodesVisited;
+      q.pointsTested = this.tree.lastQuery.pointsTested;
+    }
+    q.found = out.length;
+    this.found.commit(this.changes);
+  }
+
+  /**
+   * Time the current circle query precisely: repeat it until at least `budgetMs` passed, because browsers
+   * coarsen `performance.now()` to 0.1 ms and one query takes microseconds. Returns milliseconds per query.
+   * The answer is discarded (a scratch array), so the scene is unchanged.
+   */
+  measureQuery(budgetMs = 1): number {
+    const out = this.timingOut;
+    let reps = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let k = 0; k < reps; k++) {
+        out.length = 0;
+        this.runCircle(out);
+      }
+      const elapsed = performance.now() - t0;
+      if (elapsed >= budgetMs || reps >= 1 << 16) {
+        out.length = 0;
+        return elapsed / reps;
+      }
+      reps *= elapsed > 0 ? Math.min(16, Math.max(2, Math.ceil((budgetMs / elapsed) * 1.2))) : 16;
+    }
+  }
+
+  private detectRect(): void {
+    const rect = this.rect;
+    if (rect === null) {
+      if (this.inRect.size > 0) this.inRect.clear(this.changes);
+      return;
+    }
+    const out = this.inRect.next;
+    out.length = 0;
+    if (this.settings.bruteForce) {
+      scanRect(this.xs, this.zs, this.count, rect.minX, rect.minZ, rect.maxX, rect.maxZ, out);
+    } else {
+      const b = groundRectToTree(rect, this.rectScratch);
+      this.tree.queryRect(b.minX, b.minY, b.maxX, b.maxY, out);
+    }
+    this.inRect.commit(this.changes);
+  }
+
+  private markMoved(from: number, to: number): void {
+    if (this.dirtyTo <= this.dirtyFrom) {
+      this.dirtyFrom = from;
+      this.dirtyTo = to;
+    } else {
+      this.dirtyFrom = Math.min(this.dirtyFrom, from);
+      this.dirtyTo = Math.max(this.dirtyTo, to);
+    }
+  }
+
+  /** Node count, leaves and depth of the tree; recomputed only when the tree's structure changed. */
+  treeShape(): TreeShape {
+    const tree = this.tree;
+    if (tree !== this.shapeTree || tree.version !== this.shapeVersion) {
+      const s = tree.stats();
+      this.shape.nodes = s.nodes;
+      this.shape.leaves = s.leaves;
+      this.shape.depth = s.depth;
+      this.shapeTree = tree;
+      this.shapeVersion = tree.version;
+    }
+    return this.shape;
+  }
+}
