@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser';
+import { canvasPixels, getState, openScene, scanCircle, snapshot, waitFrames } from './helpers';
+
+const baseUrl = inject('baseUrl');
+const root = path.resolve(import.meta.dirname, '../..');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the scene renders', () => {
+  it('draws a non-blank WebGL canvas with the player, ring, detected enemies and node gizmos, and logs no error', async () => {
+    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=3');
+    const s = await getState(page);
+    expect(s.enemyCount).toBe(2000);
+    expect(s.found.length).toBeGreaterThan(0);
+    const pixels = await canvasPixels(page, { red: '#e8322b', detected: s.colors.detected });
+    expect(pixels.width).toBeGreaterThan(100);
+    expect(pixels.distinct).toBeGreaterThan(40);
+    expect(pixels.nonBackground).toBeGreaterThan(0.3);
+    expect(pixels.near.red).toBeGreaterThan(50); // player and ring
+    expect(pixels.near.detected).toBeGreaterThan(20); // detected enemies
+    expect(await page.locator('#messages').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exposes a read-only quadtreeDemo hook with the documented state', async () => {
+    const { page, errors } = await openScene(browser, baseUrl, '?enemies=1500&seed=5&radius=20');
+    const s = await getState(page);
+    expect(s).toMatchObject({
+      player: { x: 0, z: 0 },
+      radius: 20,
+      minSize: 1,
+      maxItems: 8,
+      enemyCount: 1500,
+      moving: false,
+      bruteForce: false,
+      seed: 5,
+    });
+    expect(s.tree.nodes).toBeGreaterThan(1);
+    expect(s.tree.leaves).toBeGreaterThan(1);
+    expect(s.tree.depth).toBeGreaterThan(0);
+    const before = s.frame;
+    await waitFrames(page, 2);
+    expect((await getState(page)).frame).toBeGreaterThanOrEqual(before + 2);
+
+    const readOnly = await page.evaluate(() => {
+      const w = window as unknown as Record<string, unknown>;
+      const original = w.quadtreeDemo;
+      try {
+        w.quadtreeDemo = {};
+      } catch {}
+      const demo = w.quadtreeDemo as Record<string, unknown>;
+      try {
+        demo.state = () => null;
+      } catch {}
+      return w.quadtreeDemo === original && typeof demo.state === 'function' && demo.state() !== null;
+    });
+    expect(readOnly).toBe(true);
+    const positions = await page.evaluate(() => window.quadtreeDemo!.enemyPositions());
+    expect(Object.keys(positions)).toHaveLength(3000);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('gives the same scene for the same URL', async () => {
+    const query = '?enemies=800&seed=42&distribution=clustered';
+    const read = async (q: string) => {
+      const { page } = await openScene(browser, baseUrl, q);
+      const s = await snapshot(page);
+      await page.close();
+      return s;
+    };
+    const sa = await read(query);
+    const sb = await read(query);
+    expect(sa.positions).toEqual(sb.positions);
+    expect(sa.state.found).toEqual(sb.state.found);
+    expect(sa.state.tree).toEqual(sb.state.tree);
+    const sc = await read('?enemies=800&seed=43&distribution=clustered');
+    expect(sc.positions).not.toEqual(sa.positions);
+  });
+
+  it('saves a screenshot for the README', async () => {
+    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&visited=1', {
+      viewport: { width: 1280, height: 720 },
+    });
+    await waitFrames(page, 5);
+    const s = await snapshot(page);
+    expect(s.state.found).toEqual(
+      scanCircle(s.positions, s.state.player.x, s.state.player.z, s.state.radius),
+    );
+    // docs/screenshot.png is committed: rewrite it only when asked (UPDATE_SCREENSHOT=1) or when missing.
+    const committed = path.join(root, 'docs/screenshot.png');
+    const target =
+      process.env.UPDATE_SCREENSHOT || !existsSync(committed)
+        ? committed
+        : path.join(root, 'test-results/screenshot.png');
+    await mkdir(path.dirname(target), { recursive: true });
+    await page.screenshot({ path: target });
+    expect(existsSync(target)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
