@@ -301,29 +301,34 @@ export class PointQuadtree {
    * @throws RangeError if `id` is not a valid id, or x or y is not finite; Error if `id` is not in the tree.
    */
   move(id: number, x: number, y: number): void {
-    if (id >>> 0 !== id || id >= this.idSlot.length || this.idSlot[id] < 0) {
+    // Kept small so engines inline it into the caller's loop: no call, no boxed coordinates.
+    const slot = id >>> 0 === id && id < this.idSlot.length ? this.idSlot[id] : -1;
+    if (slot >= 0 && Number.isFinite(x) && Number.isFinite(y)) {
+      const nb = this.nodeBounds;
+      const b = this.idLeaf[id] << 2;
+      // Still inside the leaf (half-open, except on the root's far edges, which are closed)?
+      if (
+        x >= nb[b] &&
+        y >= nb[b + 1] &&
+        (x < nb[b + 2] || (x === nb[b + 2] && x === nb[2])) &&
+        (y < nb[b + 3] || (y === nb[b + 3] && y === nb[3]))
+      ) {
+        this.slotXY[slot << 1] = x;
+        this.slotXY[(slot << 1) + 1] = y;
+        return;
+      }
+    }
+    this.moveSlow(id, x, y);
+  }
+
+  /** move when the point leaves its leaf, or the arguments are bad (then it throws). */
+  private moveSlow(id: number, x: number, y: number): void {
+    if (!this.has(id)) {
       checkId(id);
       throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
     }
-    if (!Number.isFinite(x) || !Number.isFinite(y)) {
-      checkCoordinate('x', x);
-      checkCoordinate('y', y);
-    }
-    const slot = this.idSlot[id];
-    const leaf = this.idLeaf[id];
-    const nb = this.nodeBounds;
-    const b = leaf << 2;
-    // Fast path: still inside the leaf (half-open, except on the root's far edges, which are closed).
-    if (
-      x >= nb[b] &&
-      y >= nb[b + 1] &&
-      (x < nb[b + 2] || (x === nb[b + 2] && x === nb[2])) &&
-      (y < nb[b + 3] || (y === nb[b + 3] && y === nb[3]))
-    ) {
-      this.slotXY[slot << 1] = x;
-      this.slotXY[(slot << 1) + 1] = y;
-      return;
-    }
+    checkCoordinate('x', x);
+    checkCoordinate('y', y);
     this.growFor(x, y);
     this.refile(id, x, y);
   }
