@@ -1,0 +1,155 @@
+/**
+ * The benchmark's one source of data: every contender sees exactly these arrays.
+ *
+ * All randomness comes from seeded mulberry32, so every run (and every machine) sees the same points,
+ * query centres and steps. Positions live in two `Float64Array`s (`xs`, `ys`); the id of point `i` is `i`.
+ */
+
+/** Side of the square world, in world units: points live in [0, WORLD] x [0, WORLD]. */
+export const WORLD = 1000;
+
+/** Number of Gaussian camps in the clustered data set. */
+export const CAMPS = 20;
+
+/** Standard deviation of each camp, in world units. */
+export const CAMP_SIGMA = 15;
+
+/** Frames in the step table; the second half undoes the first, so the walk never drifts. */
+export const STEP_FRAMES = 16;
+
+export type DataKind = 'uniform' | 'clustered';
+
+export const DATA_KINDS: readonly DataKind[] = ['uniform', 'clustered'];
+
+/** A point set: positions of points 0..n-1 and their ids (`ids[i] === i`). */
+export interface Points {
+  readonly kind: DataKind;
+  readonly n: number;
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
+  readonly ids: Int32Array;
+}
+
+/** mulberry32: a tiny, fast, seeded 32-bit PRNG. Returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seed that differs per purpose, data kind and size, so data sets are independent of each other. */
+function seedFor(purpose: number, kind: DataKind, n: number): number {
+  return (purpose * 0x9e3779b1 + (kind === 'uniform' ? 1 : 2) * 0x85ebca6b + n) >>> 0;
+}
+
+function clampToWorld(v: number): number {
+  return Math.min(Math.max(v, 0), WORLD);
+}
+
+/** Standard normal deviate by Box-Muller (one of the pair; simple beats fast here). */
+function gaussian(rand: () => number): number {
+  const u = 1 - rand(); // (0, 1]: log stays finite
+  const v = rand();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/**
+ * `n` points of the given kind in the WORLD x WORLD square.
+ * - uniform: x and y uniform in [0, WORLD).
+ * - clustered: CAMPS camp centres uniform in [3 sigma, WORLD - 3 sigma]; each point picks a camp at random
+ *   and lies at a Gaussian offset (sigma CAMP_SIGMA) from it, clamped to the world.
+ */
+export function makePoints(kind: DataKind, n: number): Points {
+  const rand = mulberry32(seedFor(1, kind, n));
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  if (kind === 'uniform') {
+    for (let i = 0; i < n; i++) {
+      xs[i] = rand() * WORLD;
+      ys[i] = rand() * WORLD;
+    }
+  } else {
+    const margin = 3 * CAMP_SIGMA;
+    const cx = new Float64Array(CAMPS);
+    const cy = new Float64Array(CAMPS);
+    for (let c = 0; c < CAMPS; c++) {
+      cx[c] = margin + rand() * (WORLD - 2 * margin);
+      cy[c] = margin + rand() * (WORLD - 2 * margin);
+    }
+    for (let i = 0; i < n; i++) {
+      const c = Math.floor(rand() * CAMPS);
+      xs[i] = clampToWorld(cx[c] + CAMP_SIGMA * gaussian(rand));
+      ys[i] = clampToWorld(cy[c] + CAMP_SIGMA * gaussian(rand));
+    }
+  }
+  return { kind, n, xs, ys, ids };
+}
+
+/** A fresh copy of a point set's positions (each contender's game state starts from the same place). */
+export function copyPoints(p: Points): Points {
+  return { kind: p.kind, n: p.n, xs: p.xs.slice(), ys: p.ys.slice(), ids: p.ids };
+}
+
+/** `count` query centres uniform in the world (the same for every contender and data kind of size n). */
+export function makeCentres(count: number, n: number): { cx: Float64Array; cy: Float64Array } {
+  const rand = mulberry32(seedFor(2, 'uniform', n));
+  const cx = new Float64Array(count);
+  const cy = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    cx[i] = rand() * WORLD;
+    cy[i] = rand() * WORLD;
+  }
+  return { cx, cy };
+}
+
+/**
+ * The random steps of W4/W5: STEP_FRAMES frames of one step per point, interleaved (dx, dy), precomputed
+ * so that drawing random numbers costs nothing inside the timed frame. Each step has length <= 1 (uniform
+ * length, uniform direction). Frame k + STEP_FRAMES/2 is minus frame k, so positions are periodic (up to
+ * clamping at the world's edge) and the data keeps its distribution however many frames a contender runs.
+ */
+export function makeSteps(kind: DataKind, n: number): Float64Array {
+  const rand = mulberry32(seedFor(3, kind, n));
+  const half = STEP_FRAMES / 2;
+  const steps = new Float64Array(STEP_FRAMES * n * 2);
+  for (let k = 0; k < half; k++) {
+    const base = k * n * 2;
+    const mirror = (k + half) * n * 2;
+    for (let i = 0; i < n; i++) {
+      const len = rand();
+      const angle = 2 * Math.PI * rand();
+      const dx = len * Math.cos(angle);
+      const dy = len * Math.sin(angle);
+      steps[base + 2 * i] = dx;
+      steps[base + 2 * i + 1] = dy;
+      steps[mirror + 2 * i] = -dx;
+      steps[mirror + 2 * i + 1] = -dy;
+    }
+  }
+  return steps;
+}
+
+/**
+ * One frame of the game: every point takes its step for `frame`, kept inside the world. This is shared by
+ * every contender (brute force included), so it costs the same in every row of W4/W5.
+ */
+export function applySteps(
+  xs: Float64Array,
+  ys: Float64Array,
+  n: number,
+  steps: Float64Array,
+  frame: number,
+): void {
+  const base = (frame % STEP_FRAMES) * n * 2;
+  for (let i = 0; i < n; i++) {
+    // clamp: the world is closed, points stop at its edge
+    xs[i] = Math.min(Math.max(xs[i] + steps[base + 2 * i], 0), WORLD);
+    ys[i] = Math.min(Math.max(ys[i] + steps[base + 2 * i + 1], 0), WORLD);
+  }
+}

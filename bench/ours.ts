@@ -1,0 +1,131 @@
+/**
+ * Our PointQuadtree as a contender: bulk-loaded (`PointQuadtree.from`) or built insert by insert, kept up to
+ * date by `move`, queried by `queryCircle` into one reused `out` array (and by the typed, allocation-free
+ * `queryCircleInto` when the library has it).
+ */
+import { PointQuadtree, type QuadtreeOptions } from '../src/quadtree';
+import type { Built, Contender } from './contender';
+import { type Points, WORLD } from './data';
+
+/** The tree options the benchmark uses (bounds are always the world). */
+export interface OursConfig {
+  readonly maxItems: number;
+  readonly minSize: number;
+}
+
+export function treeOptions(cfg: OursConfig): QuadtreeOptions {
+  return {
+    bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD },
+    maxItems: cfg.maxItems,
+    minSize: cfg.minSize,
+  };
+}
+
+export function describeOptions(cfg: OursConfig): string {
+  return `PointQuadtree({ bounds: {minX: 0, minY: 0, maxX: ${WORLD}, maxY: ${WORLD}}, maxItems: ${cfg.maxItems}, minSize: ${cfg.minSize} })`;
+}
+
+/** The optional typed query (`queryCircleInto(x, y, r, out) -> count`), if the library has one. */
+interface TypedQuery {
+  queryCircleInto(x: number, y: number, r: number, out: Int32Array): number;
+}
+
+export function hasTypedQuery(): boolean {
+  return typeof (PointQuadtree.prototype as unknown as Partial<TypedQuery>).queryCircleInto === 'function';
+}
+
+function fromBulk(p: Points, cfg: OursConfig): PointQuadtree {
+  return PointQuadtree.from(treeOptions(cfg), p.ids, p.xs, p.ys);
+}
+
+function fromInserts(p: Points, cfg: OursConfig): PointQuadtree {
+  const tree = new PointQuadtree(treeOptions(cfg));
+  const { xs, ys, n } = p;
+  for (let i = 0; i < n; i++) tree.insert(i, xs[i], ys[i]);
+  return tree;
+}
+
+const moveEveryPoint = (tree: PointQuadtree) => ({
+  label: 'move',
+  sync(xs: Float64Array, ys: Float64Array, n: number): void {
+    for (let i = 0; i < n; i++) tree.move(i, xs[i], ys[i]);
+  },
+});
+
+/** Queries through `queryCircle(x, y, r, out)` with one `out` array reused (cleared by `out.length = 0`). */
+function arrayQueries(tree: PointQuadtree): Built {
+  const out: number[] = [];
+  return {
+    collect(x, y, r, res) {
+      tree.queryCircle(x, y, r, res);
+    },
+    queryCentres(cx, cy, from, to, r) {
+      let total = 0;
+      for (let q = from; q < to; q++) {
+        out.length = 0;
+        tree.queryCircle(cx[q], cy[q], r, out);
+        total += out.length;
+      }
+      return total;
+    },
+    queryPoints(xs, ys, n, stride, r) {
+      let total = 0;
+      for (let i = 0; i < n; i += stride) {
+        out.length = 0;
+        tree.queryCircle(xs[i], ys[i], r, out);
+        total += out.length;
+      }
+      return total;
+    },
+    updates: [moveEveryPoint(tree)],
+  };
+}
+
+/** Queries through `queryCircleInto(x, y, r, out: Int32Array)` into one reused typed array of size n. */
+function typedQueries(tree: PointQuadtree): Built {
+  const typed = tree as unknown as TypedQuery;
+  let out = new Int32Array(0);
+  const ensure = () => {
+    if (out.length < tree.size) out = new Int32Array(tree.size);
+  };
+  return {
+    collect(x, y, r, res) {
+      const buf = new Int32Array(tree.size);
+      const count = typed.queryCircleInto(x, y, r, buf);
+      for (let k = 0; k < count; k++) res.push(buf[k]);
+    },
+    queryCentres(cx, cy, from, to, r) {
+      ensure();
+      let total = 0;
+      for (let q = from; q < to; q++) total += typed.queryCircleInto(cx[q], cy[q], r, out);
+      return total;
+    },
+    queryPoints(xs, ys, n, stride, r) {
+      ensure();
+      let total = 0;
+      for (let i = 0; i < n; i += stride) total += typed.queryCircleInto(xs[i], ys[i], r, out);
+      return total;
+    },
+    updates: [moveEveryPoint(tree)],
+  };
+}
+
+/** Ours, bulk-loaded by `PointQuadtree.from`, queried by `queryCircle` into a reused array. */
+export function oursFrom(cfg: OursConfig): Contender {
+  return { name: 'ours', options: describeOptions(cfg), build: (p) => arrayQueries(fromBulk(p, cfg)) };
+}
+
+/** Ours, built by n calls to `insert` (W1 and memory only). */
+export function oursInsert(cfg: OursConfig): Contender {
+  return { name: 'ours', options: describeOptions(cfg), build: (p) => arrayQueries(fromInserts(p, cfg)) };
+}
+
+/** Ours, bulk-loaded, queried by `queryCircleInto` into a reused Int32Array (only if the library has it). */
+export function oursTyped(cfg: OursConfig): Contender {
+  return { name: 'ours', options: describeOptions(cfg), build: (p) => typedQueries(fromBulk(p, cfg)) };
+}
+
+/** The bare tree (for the memory and zero-allocation checks). */
+export function buildTree(p: Points, cfg: OursConfig, how: 'from' | 'insert'): PointQuadtree {
+  return how === 'from' ? fromBulk(p, cfg) : fromInserts(p, cfg);
+}

@@ -1,0 +1,88 @@
+/**
+ * Timing hygiene: warm-up, several timed samples, the median, and a result sink so that the work being
+ * timed can never be optimised away.
+ */
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+let sinkValue = 0;
+let sinkObject: unknown = null;
+
+/** Keeps a number alive (everything timed returns one). */
+export function sink(v: number): void {
+  sinkValue = (sinkValue + v) % 1e15;
+}
+
+/** Keeps an object alive (a built index). */
+export function keep(o: unknown): void {
+  sinkObject = o;
+}
+
+/** Printed at the end, so the sink is observably used. */
+export function sinkChecksum(): string {
+  return `${sinkValue}${sinkObject === null ? '' : '+'}`;
+}
+
+/** The global gc() (npm run bench passes --expose-gc; otherwise it is switched on here). */
+export const gc: () => void = (() => {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) return g;
+  setFlagsFromString('--expose_gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+export interface TimingOptions {
+  /** Untimed batches before the samples (at least 1; the first one also calibrates). */
+  readonly warmup: number;
+  /** Timed samples; the median is reported. */
+  readonly samples: number;
+  /** Each sample repeats the run until it lasts about this long (ms), so the clock's grain does not matter. */
+  readonly minSampleMs: number;
+  /** Samples to take instead when one run is slow (over 250 ms), to keep the whole run short. */
+  readonly slowSamples?: number;
+  /** Collect garbage before every sample (for runs that allocate a lot, like builds). */
+  readonly gcEachSample?: boolean;
+  /** Called with the first run's result (a checker of the timed path's answer). */
+  readonly checkFirst?: (result: number) => void;
+}
+
+export interface Timing {
+  /** Median time of one run, in ms. */
+  readonly median: number;
+  /** Every sample's time of one run, in ms. */
+  readonly samples: readonly number[];
+  /** Runs per sample. */
+  readonly reps: number;
+}
+
+export function median(values: readonly number[]): number {
+  const s = values.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Times `run` (one unit of work; it returns a number for the sink). */
+export function measure(run: () => number, opts: TimingOptions): Timing {
+  gc();
+  let t0 = performance.now();
+  const first = run();
+  const once = performance.now() - t0;
+  sink(first);
+  opts.checkFirst?.(first);
+  const reps = Math.max(1, Math.ceil(opts.minSampleMs / Math.max(once, 1e-3)));
+  for (let w = 1; w < opts.warmup; w++) {
+    for (let k = 0; k < reps; k++) sink(run());
+  }
+  const count = once > 250 && opts.slowSamples ? Math.min(opts.slowSamples, opts.samples) : opts.samples;
+  const samples: number[] = [];
+  for (let s = 0; s < count; s++) {
+    if (opts.gcEachSample) gc();
+    let acc = 0;
+    t0 = performance.now();
+    for (let k = 0; k < reps; k++) acc += run();
+    samples.push((performance.now() - t0) / reps);
+    sink(acc);
+  }
+  return { median: median(samples), samples, reps };
+}

@@ -1,0 +1,492 @@
+/**
+ * The workloads of issue 5 (W1-W5, memory, zero allocation). Each one makes its data with data.ts, checks
+ * every contender against brute force (verify.ts), then times it (timing.ts) and records rows.
+ */
+import { GCProfiler, getHeapStatistics } from 'node:v8';
+import type { Built, Contender, UpdateMode } from './contender';
+import {
+  applySteps,
+  copyPoints,
+  DATA_KINDS,
+  type DataKind,
+  makeCentres,
+  makePoints,
+  makeSteps,
+  type Points,
+} from './data';
+import { buildTree, type OursConfig } from './ours';
+import { gc, keep, measure, sink, type TimingOptions } from './timing';
+import { type CheckSite, Expectation } from './verify';
+
+export type WorkloadId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'memory' | 'alloc';
+
+export interface Row {
+  readonly workload: WorkloadId;
+  readonly data: DataKind;
+  readonly n: number;
+  /** e.g. 'r=10' (empty when the workload has no parameter). */
+  readonly param: string;
+  /** Contender name ('ours', 'kdbush', ..., 'brute force'): ratios are taken to 'kdbush' and 'brute force'. */
+  readonly contender: string;
+  /** How it was built, queried or updated, e.g. 'from', 'queryCircleInto', 'move', 'rebuild'. */
+  readonly variant: string;
+  readonly value: number;
+  readonly unit: 'ms' | 'ns/query' | 'ms/frame' | 'B/point';
+  /** True when extrapolated from a sample of the queries (brute force at large N). */
+  readonly estimated: boolean;
+}
+
+export function rowLabel(r: Pick<Row, 'contender' | 'variant'>): string {
+  return r.variant ? `${r.contender} (${r.variant})` : r.contender;
+}
+
+/** A contender with the variant label it gets in a workload's rows. */
+export interface Entry {
+  readonly c: Contender;
+  readonly variant: string;
+}
+
+export interface Plan {
+  readonly quick: boolean;
+  readonly sizes: Readonly<Record<'W1' | 'W2' | 'W3' | 'W4' | 'W5', readonly number[]>>;
+  readonly memoryN: number;
+  readonly allocN: number;
+  readonly allocFrames: number;
+  readonly timing: TimingOptions;
+  readonly buildTiming: TimingOptions;
+  /** Brute force is timed on a sample when a pass would take more than this many distance tests. */
+  readonly bruteOpsPerPass: number;
+}
+
+export interface Context {
+  readonly plan: Plan;
+  readonly rows: Row[];
+  readonly progress: (msg: string) => void;
+}
+
+/** Query centres of W2 (and the one query of each W4 frame). */
+export const W2_CENTRES = 1000;
+/** W4/W5 check: this many r=50 centres plus this many points' own r=10 queries. */
+const FRAME_CHECK_QUERIES = 200;
+const FRAME_CHECK_POINTS = 2000;
+/** Frames run (untimed) before the first W4/W5 check. */
+const FRAMES_BEFORE_CHECK = 3;
+
+const dataCache = new Map<string, Points>();
+function points(kind: DataKind, n: number): Points {
+  const key = `${kind}:${n}`;
+  let p = dataCache.get(key);
+  if (!p) {
+    p = makePoints(kind, n);
+    dataCache.set(key, p);
+  }
+  return p;
+}
+
+/** Drops cached data sets (the 1e6 ones are large). */
+export function dropData(): void {
+  dataCache.clear();
+}
+
+function site(workload: string, data: DataKind, n: number): CheckSite {
+  return { workload, data, n };
+}
+
+function isBrute(c: Contender): boolean {
+  return c.name === 'brute force';
+}
+
+/** Stride for brute force's timed pass over n queries on n points (1 = every query). */
+function bruteStride(ctx: Context, n: number, queries: number): number {
+  return Math.max(1, Math.ceil((queries * n) / ctx.plan.bruteOpsPerPass));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** W1: build an index over N points. */
+export function runW1(ctx: Context, entries: readonly Entry[]): void {
+  for (const kind of DATA_KINDS) {
+    for (const n of ctx.plan.sizes.W1) {
+      const p = points(kind, n);
+      const { cx, cy } = makeCentres(FRAME_CHECK_QUERIES, n);
+      const checks = [10, 50].map(
+        (r) => new Expectation(site('W1', kind, n), p.xs, p.ys, n, cx, cy, FRAME_CHECK_QUERIES, r),
+      );
+      for (const e of entries) {
+        const label = rowLabel({ contender: e.c.name, variant: e.variant });
+        ctx.progress(`W1 ${kind} N=${n} ${label}`);
+        const built = e.c.build(p);
+        for (const x of checks) x.check(built, label);
+        const t = measure(
+          () => {
+            keep(e.c.build(p));
+            return 1;
+          },
+          { ...ctx.plan.buildTiming, gcEachSample: true },
+        );
+        keep(null);
+        ctx.rows.push(row('W1', kind, n, '', e, t.median, 'ms', false));
+      }
+    }
+  }
+}
+
+function row(
+  workload: WorkloadId,
+  data: DataKind,
+  n: number,
+  param: string,
+  e: Entry | { c: { name: string }; variant: string },
+  value: number,
+  unit: Row['unit'],
+  estimated: boolean,
+): Row {
+  return { workload, data, n, param, contender: e.c.name, variant: e.variant, value, unit, estimated };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** W2: one circle query (r = 10 and r = 50) at each of 1,000 random centres; ns per query. */
+export function runW2(ctx: Context, entries: readonly Entry[]): void {
+  for (const kind of DATA_KINDS) {
+    for (const n of ctx.plan.sizes.W2) {
+      const p = points(kind, n);
+      const { cx, cy } = makeCentres(W2_CENTRES, n);
+      const built = entries.map((e) => e.c.build(p));
+      for (const r of [10, 50]) {
+        const exp = new Expectation(site(`W2 r=${r}`, kind, n), p.xs, p.ys, n, cx, cy, W2_CENTRES, r);
+        entries.forEach((e, k) => {
+          const label = rowLabel({ contender: e.c.name, variant: e.variant });
+          ctx.progress(`W2 ${kind} N=${n} r=${r} ${label}`);
+          exp.check(built[k], label);
+          const t = measure(() => built[k].queryCentres(cx, cy, 0, W2_CENTRES, r), {
+            ...ctx.plan.timing,
+            checkFirst: (total) => exp.checkTotal(total, 1, label),
+          });
+          ctx.rows.push(row('W2', kind, n, `r=${r}`, e, (t.median * 1e6) / W2_CENTRES, 'ns/query', false));
+        });
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** W3: every point queries r = 10 around itself (the crowd broad phase); ms per pass over all points. */
+export function runW3(ctx: Context, entries: readonly Entry[]): void {
+  const r = 10;
+  for (const kind of DATA_KINDS) {
+    for (const n of ctx.plan.sizes.W3) {
+      const p = points(kind, n);
+      const exp = new Expectation(site('W3 r=10', kind, n), p.xs, p.ys, n, p.xs, p.ys, n, r);
+      for (const e of entries) {
+        const label = rowLabel({ contender: e.c.name, variant: e.variant });
+        ctx.progress(`W3 ${kind} N=${n} ${label}`);
+        const built = e.c.build(p);
+        exp.check(built, label);
+        const stride = isBrute(e.c) ? bruteStride(ctx, n, n) : 1;
+        const t = measure(() => built.queryPoints(p.xs, p.ys, n, stride, r), {
+          ...ctx.plan.timing,
+          checkFirst: (total) => exp.checkTotal(total, stride, label),
+        });
+        ctx.rows.push(row('W3', kind, n, 'r=10', e, t.median * stride, 'ms', stride > 1));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** The answers expected of an index over the game's current positions (W4/W5 checks). */
+function checkFrameState(label: string, workload: string, state: Points, built: Built): void {
+  const { n, xs, ys, kind } = state;
+  const { cx, cy } = makeCentres(FRAME_CHECK_QUERIES, n);
+  new Expectation(site(workload, kind, n), xs, ys, n, cx, cy, FRAME_CHECK_QUERIES, 50).check(built, label);
+  const m = Math.min(n, FRAME_CHECK_POINTS);
+  const px = new Float64Array(m);
+  const py = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const i = Math.floor((k * n) / m);
+    px[k] = xs[i];
+    py[k] = ys[i];
+  }
+  new Expectation(site(workload, kind, n), xs, ys, n, px, py, m, 10).check(built, label);
+}
+
+interface FrameSetup {
+  readonly state: Points;
+  readonly built: Built;
+  readonly mode: UpdateMode;
+  readonly steps: Float64Array;
+  frame: number;
+}
+
+function setupFrames(p: Points, c: Contender, modeLabel: string, steps: Float64Array): FrameSetup {
+  const state = copyPoints(p);
+  const built = c.build(state);
+  const mode = built.updates.find((u) => u.label === modeLabel);
+  if (!mode) throw new Error(`${c.name} has no update mode ${modeLabel}`);
+  return { state, built, mode, steps, frame: 0 };
+}
+
+/** One game frame's moves: every point steps, then the index is brought up to date. */
+function advance(s: FrameSetup): void {
+  const { state, mode } = s;
+  applySteps(state.xs, state.ys, state.n, s.steps, s.frame++);
+  mode.sync(state.xs, state.ys, state.n);
+}
+
+/** Every (contender, update mode) pair to time in W4, in table order. */
+export function updateModes(entries: readonly Entry[]): { e: Entry; mode: string }[] {
+  const probe = makePoints('uniform', 16);
+  const out: { e: Entry; mode: string }[] = [];
+  for (const e of entries) for (const u of e.c.build(probe).updates) out.push({ e, mode: u.label });
+  return out;
+}
+
+/** Fastest W4 update mode per contender name, data kind and N (W5 uses it). */
+const fastestMode = new Map<string, string>();
+
+/** W4: a game frame: every point takes a step, the index is brought up to date, one r = 50 query. */
+export function runW4(ctx: Context, entries: readonly Entry[]): void {
+  const { cx, cy } = makeCentres(W2_CENTRES, 0);
+  for (const kind of DATA_KINDS) {
+    for (const n of ctx.plan.sizes.W4) {
+      const p = points(kind, n);
+      const steps = makeSteps(kind, n);
+      const best = new Map<string, number>();
+      for (const { e, mode } of updateModes(entries)) {
+        const label = `${e.c.name} (${mode})`;
+        ctx.progress(`W4 ${kind} N=${n} ${label}`);
+        const s = setupFrames(p, e.c, mode, steps);
+        for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
+        checkFrameState(label, 'W4', s.state, s.built);
+        const t = measure(() => {
+          advance(s);
+          const q = s.frame % W2_CENTRES;
+          return s.built.queryCentres(cx, cy, q, q + 1, 50);
+        }, ctx.plan.timing);
+        checkFrameState(label, 'W4 (after the timed frames)', s.state, s.built);
+        ctx.rows.push(row('W4', kind, n, 'r=50', { c: e.c, variant: mode }, t.median, 'ms/frame', false));
+        const key = `${e.c.name}|${kind}|${n}`;
+        if (!best.has(key) || t.median < (best.get(key) ?? Infinity)) {
+          best.set(key, t.median);
+          fastestMode.set(key, mode);
+        }
+      }
+    }
+  }
+}
+
+/** W5: W4's moves, then every point queries r = 10. */
+export function runW5(ctx: Context, entries: readonly Entry[]): void {
+  const r = 10;
+  for (const kind of DATA_KINDS) {
+    for (const n of ctx.plan.sizes.W5) {
+      const p = points(kind, n);
+      const steps = makeSteps(kind, n);
+      for (const { e, mode } of updateModes(entries)) {
+        // the faster of rebuild and remove+insert, as measured by W4 (both when W4 did not run)
+        const fastest = fastestMode.get(`${e.c.name}|${kind}|${n}`);
+        if (fastest !== undefined && fastest !== mode) continue;
+        const variant = e.variant ? `${mode}, ${e.variant}` : mode;
+        const label = `${e.c.name} (${variant})`;
+        ctx.progress(`W5 ${kind} N=${n} ${label}`);
+        const s = setupFrames(p, e.c, mode, steps);
+        for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
+        checkFrameState(label, 'W5', s.state, s.built);
+        const stride = isBrute(e.c) ? bruteStride(ctx, n, n) : 1;
+        let value: number;
+        if (stride === 1) {
+          value = measure(() => {
+            advance(s);
+            return s.built.queryPoints(s.state.xs, s.state.ys, n, 1, r);
+          }, ctx.plan.timing).median;
+        } else {
+          // brute force at large N: the moves are timed in full, the scans on every stride-th point
+          const moves = measure(() => {
+            advance(s);
+            return 1;
+          }, ctx.plan.timing).median;
+          const scans = measure(
+            () => s.built.queryPoints(s.state.xs, s.state.ys, n, stride, r),
+            ctx.plan.timing,
+          );
+          value = moves + scans.median * stride;
+        }
+        checkFrameState(label, 'W5 (after the timed frames)', s.state, s.built);
+        ctx.rows.push(row('W5', kind, n, 'r=10', { c: e.c, variant }, value, 'ms/frame', stride > 1));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function heapBytes(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/**
+ * heapUsed + arrayBuffers once garbage is really gone: array buffers are freed by a sweeper after the gc,
+ * so collect and wait until two readings agree.
+ */
+async function settledHeapBytes(): Promise<number> {
+  let last = Number.NaN;
+  for (let k = 0; k < 20; k++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const now = heapBytes();
+    if (Math.abs(now - last) < 1024) return now;
+    last = now;
+  }
+  return last;
+}
+
+/**
+ * The index whose memory is being measured. It is only ever referenced from here (builds happen in a plain
+ * function): a local of the async caller would live on in its suspended frame and skew the next reading.
+ */
+const held: { built: Built | null } = { built: null };
+
+function buildHeld(e: Entry, p: Points): void {
+  held.built = e.c.build(p);
+}
+
+/** Memory: bytes per point of a built index (heap + array buffers after gc), N = plan.memoryN. */
+export async function runMemory(ctx: Context, entries: readonly Entry[]): Promise<void> {
+  const n = ctx.plan.memoryN;
+  for (const kind of DATA_KINDS) {
+    const p = points(kind, n);
+    for (const e of entries) {
+      ctx.progress(`memory ${kind} N=${n} ${rowLabel({ contender: e.c.name, variant: e.variant })}`);
+      // a first build makes the user's objects (rbush, d3) and compiles the code, outside the measurement
+      buildHeld(e, p);
+      held.built = null;
+      const before = await settledHeapBytes();
+      buildHeld(e, p);
+      const after = await settledHeapBytes();
+      held.built = null;
+      ctx.rows.push(row('memory', kind, n, '', e, (after - before) / n, 'B/point', false));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export interface AllocResult {
+  readonly variant: string;
+  readonly n: number;
+  readonly frames: number;
+  /**
+   * Bytes allocated on the V8 heap during the frames: growth of the used heap, plus what each gc that ran
+   * in between collected (read from v8.GCProfiler), less the measurement's own overhead; array buffers'
+   * growth is added.
+   */
+  readonly bytes: number;
+  /** Garbage collections that ran during the frames. */
+  readonly gcs: number;
+  /** True if this is the control that is meant to allocate. */
+  readonly control: boolean;
+}
+
+/** Number of r = 10 queries per frame in the zero-allocation check (plus one r = 50 query). */
+const ALLOC_QUERIES_PER_FRAME = 100;
+
+interface GcStat {
+  beforeGC: { heapStatistics: { usedHeapSize: number } };
+  afterGC: { heapStatistics: { usedHeapSize: number } };
+}
+
+/** Bytes allocated while `work` runs (heap, counted across any gc, plus array buffers) and the gcs that ran. */
+function allocatedDuring(work: () => number): { bytes: number; gcs: number } {
+  gc();
+  gc();
+  const profiler = new GCProfiler();
+  const ab0 = process.memoryUsage().arrayBuffers;
+  profiler.start();
+  const used0 = getHeapStatistics().used_heap_size;
+  sink(work());
+  const used1 = getHeapStatistics().used_heap_size;
+  const stats = (profiler.stop()?.statistics ?? []) as unknown as GcStat[];
+  const ab1 = process.memoryUsage().arrayBuffers;
+  // each gc frees (before - after); what was allocated is the final growth plus everything freed
+  let freed = 0;
+  for (const st of stats)
+    freed += st.beforeGC.heapStatistics.usedHeapSize - st.afterGC.heapStatistics.usedHeapSize;
+  return { bytes: used1 - used0 + freed + (ab1 - ab0), gcs: stats.length };
+}
+
+/**
+ * Zero allocation: `frames` frames of our moves and queries into a reused output, measured as bytes
+ * allocated on the heap (gcs counted in). A control that lets queryCircle allocate its result shows the
+ * check can see allocation.
+ */
+export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocResult[] {
+  const n = ctx.plan.allocN;
+  const frames = ctx.plan.allocFrames;
+  const p = points('uniform', n);
+  const steps = makeSteps('uniform', n);
+  const { cx, cy } = makeCentres(W2_CENTRES, n);
+  const results: AllocResult[] = [];
+  const variants: { name: string; control: boolean }[] = [
+    { name: 'moves only (no queries)', control: false },
+    { name: 'queryCircle into a reused array', control: false },
+    ...(typed ? [{ name: 'queryCircleInto a reused Int32Array', control: false }] : []),
+    { name: 'control: queryCircle without out (allocates)', control: true },
+  ];
+  for (const v of variants) {
+    ctx.progress(`alloc N=${n} ${v.name}`);
+    const state = copyPoints(p);
+    const { xs, ys } = state;
+    const tree = buildTree(state, cfg, 'from');
+    const typedTree = tree as unknown as {
+      queryCircleInto(x: number, y: number, r: number, o: Int32Array): number;
+    };
+    const out: number[] = [];
+    const outTyped = new Int32Array(n);
+    const movesOnly = v.name.startsWith('moves only');
+    const useTyped = v.name.startsWith('queryCircleInto');
+    let frame = 0;
+    const runFrames = (count: number): number => {
+      let hits = 0;
+      for (let f = 0; f < count; f++, frame++) {
+        applySteps(xs, ys, n, steps, frame);
+        for (let i = 0; i < n; i++) tree.move(i, xs[i], ys[i]);
+        if (movesOnly) continue;
+        for (let k = 0; k <= ALLOC_QUERIES_PER_FRAME; k++) {
+          // one r=50 query at a centre, then r=10 queries around points
+          const big = k === 0;
+          const i = (frame * 7919 + k * 104729) % n;
+          const x = big ? cx[frame % W2_CENTRES] : xs[i];
+          const y = big ? cy[frame % W2_CENTRES] : ys[i];
+          const r = big ? 50 : 10;
+          if (v.control) {
+            hits += tree.queryCircle(x, y, r).length;
+          } else if (useTyped) {
+            hits += typedTree.queryCircleInto(x, y, r, outTyped);
+          } else {
+            out.length = 0;
+            tree.queryCircle(x, y, r, out);
+            hits += out.length;
+          }
+        }
+      }
+      return hits;
+    };
+    // warm up: compile everything and let every buffer reach its largest size
+    sink(runFrames(Math.min(200, frames)));
+    const overhead = allocatedDuring(() => runFrames(0));
+    const grown = allocatedDuring(() => runFrames(frames));
+    results.push({
+      variant: v.name,
+      n,
+      frames,
+      bytes: grown.bytes - overhead.bytes,
+      gcs: grown.gcs,
+      control: v.control,
+    });
+  }
+  return results;
+}
