@@ -18,7 +18,7 @@ afterAll(async () => {
 async function messageText(page: Page): Promise<string> {
   const box = page.locator('#messages');
   expect(await box.isVisible()).toBe(true);
-  return box.innerText();
+  return (await box.textContent()) ?? '';
 }
 
 /** The scene still runs: frames advance, the player moves, found is right. */

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { scanCircle, scanRect } from '../../src/detection';
+import { enemyArea } from '../../src/layout';
+import { defaultLevel, type Level } from '../../src/level';
+import { checkInvariants } from '../../src/quadtree';
+import { mulberry32 } from '../../src/random';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
+import { Simulation } from '../../src/simulation';
+
+const CAPACITY = 6000;
+
+function makeSim(settings: Partial<Settings> = {}, level: Level = defaultLevel()) {
+  return new Simulation(level, { ...DEFAULT_SETTINGS, ...settings }, CAPACITY);
+}
+
+/** Colours as the app keeps them: recomputed only for the ids in the change list. */
+class ShadowColors {
+  readonly colors = new Array<string>(CAPACITY).fill('enemy');
+  apply(sim: Simulation) {
+    const c = sim.changes;
+    for (let i = 0; i < c.length; i++) {
+      const id = c.ids[i];
+      this.colors[id] = sim.found.has(id) ? 'detected' : sim.inRect.has(id) ? 'rect' : 'enemy';
+    }
+    c.clear();
+  }
+}
+
+function sorted(ids: number[]): number[] {
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Everything the scene promises after a frame. */
+function expectConsistent(sim: Simulation, shadow: ShadowColors) {
+  const s = sim.settings;
+  const found = sorted(sim.found.ids);
+  expect(found).toEqual(scanCircle(sim.xs, sim.zs, sim.count, sim.playerX, sim.playerZ, s.radius, []));
+  const r = sim.rect;
+  expect(sorted(sim.inRect.ids)).toEqual(
+    r === null ? [] : scanRect(sim.xs, sim.zs, sim.count, r.minX, r.minZ, r.maxX, r.maxZ, []),
+  );
+  expect(sim.tree.size).toBe(sim.count);
+  expect(s.enemies).toBe(sim.count);
+  checkInvariants(sim.tree);
+  const expected = shadow.colors.map((_, id) =>
+    sim.found.has(id) ? 'detected' : sim.inRect.has(id) ? 'rect' : 'enemy',
+  );
+  expect(shadow.colors).toEqual(expected);
+  for (let id = sim.count; id < CAPACITY; id++) {
+    if (expected[id] !== 'enemy') throw new Error(`removed enemy ${id} still coloured ${expected[id]}`);
+  }
+  const a = sim.area;
+  for (let i = 0; i < sim.count; i++) {
+    if (!(sim.xs[i] >= a.minX && sim.xs[i] <= a.maxX && sim.zs[i] >= a.minZ && sim.zs[i] <= a.maxZ)) {
+      throw new Error(`enemy ${i} left the level: ${sim.xs[i]}, ${sim.zs[i]}`);
+    }
+  }
+}
+
+describe('Simulation', () => {
+  it('starts with the settings, a full tree and the right found set', () => {
+    const sim = makeSim({ enemies: 2000, seed: 3 });
+    expect(sim.count).toBe(2000);
+    expect(sim.tree.size).toBe(2000);
+    const shadow = new ShadowColors();
+    expect(sim.step(0.016, 0, 0)).toBe(true);
+    shadow.apply(sim);
+    expectConsistent(sim, shadow);
+    expect(sim.found.size).toBeGreaterThan(0);
+    expect(sim.lastQuery.found).toBe(sim.found.size);
+    expect(sim.lastQuery.pointsTested).toBeLessThan(2000);
+  });
+
+  it('runs no detection in a frame where nothing changed, and one after any change', () => {
+    const sim = makeSim({ enemies: 500 });
+    expect(sim.step(0.016, 0, 0)).toBe(true);
+    expect(sim.step(0.016, 0, 0)).toBe(false);
+    expect(sim.step(0.016, 1, 0)).toBe(true); // player moved
+    expect(sim.step(0.016, 1, 0)).toBe(false);
+    for (const change of [
+      { radius: 30 },
+      { bruteForce: true },
+      { minSize: 4 },
+      { maxItems: 3 },
+      { enemies: 600 },
+    ]) {
+      sim.applySettings({ ...sim.settings, ...change });
+      expect(sim.step(0.016, 1, 0), JSON.stringify(change)).toBe(true);
+      expect(sim.step(0.016, 1, 0)).toBe(false);
+    }
+    sim.applySettings({ ...sim.settings, showNodes: false, showVisited: true, speed: 9 });
+    expect(sim.step(0.016, 1, 0)).toBe(false); // display-only settings do not re-detect
+    sim.applySettings({ ...sim.settings, moving: true });
+    expect(sim.step(0.016, 1, 0)).toBe(true);
+    expect(sim.step(0.016, 1, 0)).toBe(true); // wandering moves something every frame
+  });
+
+  it('the same settings give the same scene; count changes keep the first enemies in place', () => {
+    const a = makeSim({ enemies: 3000, seed: 9, distribution: 'clustered' });
+    const b = makeSim({ enemies: 1000, seed: 9, distribution: 'clustered' });
+    expect(b.xs.subarray(0, 1000)).toEqual(a.xs.subarray(0, 1000));
+    b.applySettings({ ...b.settings, enemies: 3000 });
+    expect(b.xs.subarray(0, 3000)).toEqual(a.xs.subarray(0, 3000));
+    expect(b.zs.subarray(0, 3000)).toEqual(a.zs.subarray(0, 3000));
+  });
+
+  it('marks moved ids for the instance matrices', () => {
+    const sim = makeSim({ enemies: 100 });
+    expect([sim.dirtyFrom, sim.dirtyTo]).toEqual([0, 100]);
+    sim.dirtyFrom = sim.dirtyTo = 0;
+    sim.addBatch(0, 0);
+    expect([sim.dirtyFrom, sim.dirtyTo]).toEqual([100, 200]);
+  });
+
+  it('adds a batch of 100 around a point, and no more than the capacity', () => {
+    const sim = makeSim({ enemies: CAPACITY - 30 });
+    expect(sim.addBatch(10, -10)).toBe(30);
+    expect(sim.count).toBe(CAPACITY);
+    expect(sim.addBatch(10, -10)).toBe(0);
+    const small = makeSim({ enemies: 10 });
+    expect(small.addBatch(50, 50)).toBe(100);
+    for (let i = 10; i < 110; i++) expect(Math.hypot(small.xs[i] - 50, small.zs[i] - 50)).toBeLessThan(20);
+  });
+
+  it('times a query without changing the answer', () => {
+    const sim = makeSim({ enemies: 2000 });
+    sim.step(0.016, 0, 0);
+    const before = sorted(sim.found.ids);
+    const ms = sim.measureQuery(0.2);
+    expect(ms).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(5);
+    expect(sorted(sim.found.ids)).toEqual(before);
+  });
+
+  it('wandering keeps everyone inside a small level and the tree in step', () => {
+    const level: Level = { ...defaultLevel(), width: 30, depth: 20 };
+    const sim = makeSim({ enemies: 1500, moving: true, speed: 25, seed: 4 }, level);
+    const shadow = new ShadowColors();
+    for (let f = 0; f < 60; f++) {
+      sim.beginFrame();
+      sim.step(0.1, 0, 0);
+      shadow.apply(sim);
+    }
+    expectConsistent(sim, shadow);
+    const a = enemyArea(level);
+    expect(Math.min(...sim.xs.subarray(0, sim.count))).toBeGreaterThanOrEqual(a.minX);
+    expect(Math.max(...sim.zs.subarray(0, sim.count))).toBeLessThanOrEqual(a.maxZ);
+  });
+
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`seeded fuzz of frames, settings and mouse actions against brute force (seed ${seed})`, () => {
+      const random = mulberry32(seed);
+      const level: Level = { ...defaultLevel(), width: 120, depth: 80 };
+      const sim = makeSim({ enemies: 800, seed, maxItems: 4 }, level);
+      const shadow = new ShadowColors();
+      let px = 0;
+      let pz = 0;
+      const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+      const x = () => (random() - 0.5) * 130;
+      const z = () => (random() - 0.5) * 90;
+      for (let frame = 0; frame < 250; frame++) {
+        sim.beginFrame();
+        const s: Settings = { ...sim.settings };
+        switch (Math.floor(random() * 12)) {
+          case 0:
+            s.radius = pick([0.5, 3, 10, 25, 100]);
+            break;
+          case 1:
+            s.bruteForce = !s.bruteForce;
+            break;
+          case 2:
+            s.enemies = Math.floor(random() * 3000);
+            break;
+          case 3:
+            s.minSize = pick([0.25, 1, 5, 20]);
+            break;
+          case 4:
+            s.maxItems = 1 + Math.floor(random() * 12);
+            break;
+          case 5:
+            s.moving = !s.moving;
+            s.speed = random() * 30;
+            break;
+          case 6:
+            s.seed = Math.floor(random() * 1000);
+            s.distribution = pick(['uniform', 'clustered'] as const);
+            break;
+          case 7:
+            sim.addBatch(x(), z());
+            break;
+          case 8:
+            sim.setRect(random() < 0.3 ? null : { minX: x(), minZ: z(), maxX: 0, maxZ: 0 });
+            if (sim.rect) {
+              sim.rect.maxX = sim.rect.minX + random() * 40;
+              sim.rect.maxZ = sim.rect.minZ + random() * 40;
+            }
+            break;
+          case 9:
+            sim.regenerate();
+            break;
+          default:
+            // The player walks (and sometimes stays put).
+            if (random() < 0.8) {
+              px = Math.max(-59, Math.min(59, px + (random() - 0.5) * 20));
+              pz = Math.max(-39, Math.min(39, pz + (random() - 0.5) * 20));
+            }
+        }
+        sim.applySettings(s);
+        sim.step(random() * 0.1, px, pz);
+        shadow.apply(sim);
+        if (frame % 5 === 0 || frame > 240) expectConsistent(sim, shadow);
+      }
+      expectConsistent(sim, shadow);
+    });
+  }
+});

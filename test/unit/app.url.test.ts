@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS, MAX_ENEMIES } from '../../src/settings';
+import { parseUrlParams } from '../../src/urlParams';
+
+describe('parseUrlParams', () => {
+  it('reads the documented example', () => {
+    const r = parseUrlParams(
+      '?enemies=50000&seed=7&radius=20&minSize=4&maxItems=8&moving=1&distribution=clustered',
+    );
+    expect(r.messages).toEqual([]);
+    expect(r.settings).toEqual({
+      enemies: 50000,
+      seed: 7,
+      radius: 20,
+      minSize: 4,
+      maxItems: 8,
+      moving: true,
+      distribution: 'clustered',
+    });
+    expect(r.level).toBeUndefined();
+  });
+
+  it('returns nothing for an empty query', () => {
+    expect(parseUrlParams('')).toEqual({ settings: {}, messages: [] });
+    expect(parseUrlParams('?')).toEqual({ settings: {}, messages: [] });
+  });
+
+  it('reads flags in several spellings and the extra parameters', () => {
+    const r = parseUrlParams('moving=true&brute=yes&nodes=0&visited=on&speed=2.5&level=camps');
+    expect(r.messages).toEqual([]);
+    expect(r.settings).toEqual({
+      moving: true,
+      bruteForce: true,
+      showNodes: false,
+      showVisited: true,
+      speed: 2.5,
+    });
+    expect(r.level).toBe('camps');
+  });
+
+  it('accepts the ends of every range', () => {
+    const r = parseUrlParams(
+      `enemies=0&radius=${LIMITS.radius.min}&minSize=${LIMITS.minSize.max}&maxItems=1&seed=4294967295`,
+    );
+    expect(r.messages).toEqual([]);
+    expect(r.settings).toMatchObject({ enemies: 0, radius: 0.5, minSize: 50, maxItems: 1, seed: 4294967295 });
+    expect(parseUrlParams(`enemies=${MAX_ENEMIES}`).settings.enemies).toBe(MAX_ENEMIES);
+  });
+
+  it.each([
+    ['enemies=abc', 'enemies'],
+    ['enemies=', 'enemies'],
+    ['enemies=12.5', 'enemies'],
+    ['enemies=-1', 'enemies'],
+    [`enemies=${MAX_ENEMIES + 1}`, 'enemies'],
+    ['radius=-5', 'radius'],
+    ['radius=0', 'radius'],
+    ['radius=Infinity', 'radius'],
+    ['radius=NaN', 'radius'],
+    ['minSize=0', 'minSize'],
+    ['maxItems=0', 'maxItems'],
+    ['maxItems=2.5', 'maxItems'],
+    ['seed=-3', 'seed'],
+    ['seed=1e10', 'seed'],
+    ['speed=31', 'speed'],
+    ['moving=maybe', 'moving'],
+    ['brute=2', 'brute'],
+    ['distribution=spiral', 'distribution'],
+    ['level=../secret', 'level'],
+    ['level=', 'level'],
+  ])('rejects %s with a message naming %s and keeps the default', (query, name) => {
+    const r = parseUrlParams(query);
+    expect(r.settings).toEqual({});
+    expect(r.level).toBeUndefined();
+    expect(r.messages).toHaveLength(1);
+    expect(r.messages[0]).toMatch(new RegExp(`^URL parameter ${name}=".*" ignored: expected .+\\.$`));
+  });
+
+  it('keeps good parameters next to bad ones and reports unknown ones once', () => {
+    const r = parseUrlParams('?enemies=lots&seed=7&foo=1&foo=2');
+    expect(r.settings).toEqual({ seed: 7 });
+    expect(r.messages).toHaveLength(2);
+    expect(r.messages[1]).toContain('Unknown URL parameter "foo"');
+  });
+});
