@@ -116,6 +116,9 @@ export class PointQuadtree {
   private slotXY: Float64Array;
   private slotId: Int32Array;
   private poolTop = 0;
+  /** Slots in leaves' blocks (capacity, used or not); the rest below poolTop is in free lists or lost. */
+  private liveSlots = 0;
+  private compactDue = false;
   private readonly freeBlocks = new Int32Array(32).fill(-1);
 
   private idSlot: Int32Array;
@@ -289,6 +292,7 @@ export class PointQuadtree {
       throw new Error(`${NAME}: id ${id} is already in the tree (use move to change its position)`);
     checkCoordinate('x', x);
     checkCoordinate('y', y);
+    if (this.compactDue) this.compactPool();
     this.growFor(x, y);
     this.ensureIdCapacity(id);
     this.insertItem(id, x, y);
@@ -329,6 +333,7 @@ export class PointQuadtree {
     }
     checkCoordinate('x', x);
     checkCoordinate('y', y);
+    if (this.compactDue) this.compactPool();
     this.growFor(x, y);
     this.refile(id, x, y);
   }
@@ -341,6 +346,7 @@ export class PointQuadtree {
   remove(id: number): boolean {
     checkId(id);
     if (!this.has(id)) return false;
+    if (this.compactDue) this.compactPool();
     const slot = this.idSlot[id];
     const x = this.slotXY[slot << 1];
     const y = this.slotXY[(slot << 1) + 1];
@@ -746,6 +752,8 @@ export class PointQuadtree {
     this.nodeStart[0] = -1;
     this.nodeCap[0] = 0;
     this.poolTop = 0;
+    this.liveSlots = 0;
+    this.compactDue = false;
     this.freeBlocks.fill(-1);
     this._version++;
   }
@@ -778,20 +786,24 @@ export class PointQuadtree {
     }
     g = this.nodeTop;
     const need = g + 4;
-    if (need > this.nodeChild.length) {
-      const cap = Math.max(need, this.nodeChild.length * 2);
-      const bounds = new Float64Array(cap * 4);
-      bounds.set(this.nodeBounds);
-      this.nodeBounds = bounds;
-      this.nodeChild = growInt32(this.nodeChild, cap);
-      this.nodeCount = growInt32(this.nodeCount, cap);
-      this.nodeStart = growInt32(this.nodeStart, cap);
-      this.nodeCap = growInt32(this.nodeCap, cap);
-      this.groupParent = growInt32(this.groupParent, cap >> 2);
-    }
+    if (need > this.nodeChild.length)
+      this.resizeNodes(Math.max(need, Math.ceil(this.nodeChild.length * 1.5)));
     this.nodeTop = need;
     this.groupParent[(g - 1) >> 2] = parent;
     return g;
+  }
+
+  /** Reallocates the node arrays to `cap` nodes (at least nodeTop), keeping nodes below nodeTop. */
+  private resizeNodes(cap: number): void {
+    const top = this.nodeTop;
+    const bounds = new Float64Array(cap * 4);
+    bounds.set(this.nodeBounds.subarray(0, top * 4));
+    this.nodeBounds = bounds;
+    this.nodeChild = resizeInt32(this.nodeChild, cap, top);
+    this.nodeCount = resizeInt32(this.nodeCount, cap, top);
+    this.nodeStart = resizeInt32(this.nodeStart, cap, top);
+    this.nodeCap = resizeInt32(this.nodeCap, cap, top);
+    this.groupParent = resizeInt32(this.groupParent, (cap >> 2) + 1, (top >> 2) + 1);
   }
 
   /** Makes `g..g+3` the four empty leaf children of a node with these bounds and split lines. */
@@ -846,20 +858,91 @@ export class PointQuadtree {
     const start = this.poolTop;
     const need = start + cap;
     if (need > this.slotId.length) {
-      const size = Math.max(need, Math.ceil(this.slotId.length * 1.5));
-      const xy = new Float64Array(size * 2);
-      xy.set(this.slotXY.subarray(0, this.poolTop * 2));
-      this.slotXY = xy;
-      const ids = new Int32Array(size);
-      ids.set(this.slotId.subarray(0, this.poolTop));
-      this.slotId = ids;
+      // Much of the pool idle in free lists: compact at the next safe point instead of growing again.
+      if (this.poolTop - this.liveSlots > this.poolTop >> 2) this.compactDue = true;
+      this.resizePool(Math.max(need, Math.ceil(this.slotId.length * 1.25)));
     }
     this.poolTop = need;
+    this.liveSlots += cap;
     return start;
+  }
+
+  private resizePool(size: number): void {
+    const xy = new Float64Array(size * 2);
+    xy.set(this.slotXY.subarray(0, Math.min(this.poolTop, size) * 2));
+    this.slotXY = xy;
+    const ids = new Int32Array(size);
+    ids.set(this.slotId.subarray(0, Math.min(this.poolTop, size)));
+    this.slotId = ids;
+  }
+
+  /**
+   * Rewrites the pool with every leaf's block back to back (capacity rounded up to its size class), and
+   * drops the free lists. Only called at the start of a public operation, when no slot index is held.
+   */
+  private compactPool(): void {
+    let total = 0;
+    const top = this.nodeTop;
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    // Leaves reachable from the root; freed groups are skipped by walking the tree.
+    let stack = this.work;
+    let sp = 0;
+    stack[sp++] = 0;
+    const leaves = new Int32Array(top);
+    let nLeaves = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      const c = child[n];
+      if (c < 0) {
+        if (count[n] > 0) {
+          leaves[nLeaves++] = n;
+          total += 1 << classFor(count[n]);
+        }
+        continue;
+      }
+      if (sp + 4 > stack.length) {
+        stack = growInt32(stack, sp + 4);
+        this.work = stack;
+      }
+      stack[sp++] = c;
+      stack[sp++] = c + 1;
+      stack[sp++] = c + 2;
+      stack[sp++] = c + 3;
+    }
+    const size = total + (total >> 3) + 64;
+    const xy = new Float64Array(size * 2);
+    const ids = new Int32Array(size);
+    const oldXY = this.slotXY;
+    const oldIds = this.slotId;
+    let to = 0;
+    for (let k = 0; k < nLeaves; k++) {
+      const n = leaves[k];
+      const s = this.nodeStart[n];
+      const e = s + count[n];
+      this.nodeStart[n] = to;
+      this.nodeCap[n] = 1 << classFor(count[n]);
+      let t = to;
+      for (let i = s; i < e; i++, t++) {
+        xy[t << 1] = oldXY[i << 1];
+        xy[(t << 1) + 1] = oldXY[(i << 1) + 1];
+        const id = oldIds[i];
+        ids[t] = id;
+        this.idSlot[id] = t;
+      }
+      to += this.nodeCap[n];
+    }
+    this.slotXY = xy;
+    this.slotId = ids;
+    this.poolTop = total;
+    this.liveSlots = total;
+    this.freeBlocks.fill(-1);
+    this.compactDue = false;
   }
 
   private freeBlock(start: number, cap: number): void {
     if (cap <= 0) return;
+    this.liveSlots -= cap;
     const c = 31 - Math.clz32(cap);
     this.slotId[start] = this.freeBlocks[c];
     this.freeBlocks[c] = start;
@@ -1261,6 +1344,8 @@ export class PointQuadtree {
       this.slotId = new Int32Array(n);
     }
     this.poolTop = n;
+    this.liveSlots = n;
+    this.compactDue = false;
     const xy = this.slotXY;
     const sid = this.slotId;
     for (let i = 0; i < n; i++) {
@@ -1332,6 +1417,8 @@ export class PointQuadtree {
       sid.set(tid.subarray(lo, hi), lo);
       work.push(g, lo, e0, g + 1, e0, e1, g + 2, e1, e2, g + 3, e2, hi);
     }
+    // The node count is known now: drop the growth headroom (a bulk load is often the final size).
+    if (this.nodeChild.length > this.nodeTop + (this.nodeTop >> 3) + 64) this.resizeNodes(this.nodeTop + 64);
     this._size = n;
     this._version++;
   }
@@ -1415,6 +1502,13 @@ function appendResults(out: number[], results: Int32Array, n: number): void {
   const base = out.length;
   out.length = base + n;
   for (let i = 0; i < n; i++) out[base + i] = results[i];
+}
+
+/** A copy of the first `keep` entries of `a` in a new array of length `len`. */
+function resizeInt32(a: Int32Array, len: number, keep: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(len);
+  b.set(a.subarray(0, Math.min(keep, len, a.length)));
+  return b;
 }
 
 function growInt32(a: Int32Array, need: number): Int32Array<ArrayBuffer> {

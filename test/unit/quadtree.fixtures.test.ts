@@ -208,6 +208,25 @@ describe('structural rules', () => {
     expect(tree.queryRect(8, 0, 8, 0)).toEqual([0]);
   });
 
+  it('keeps its memory bounded under churn: the item pool is compacted instead of growing for ever', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 4, minSize: 1 });
+    const internals = tree as unknown as { slotId: Int32Array };
+    for (let round = 0; round < 40; round++) {
+      // 1000 points in a round-dependent number of clumps: leaves (and item blocks) of ever other sizes.
+      const clumps = 1 + ((round * 7) % 23);
+      for (let i = 0; i < 1000; i++) {
+        const c = i % clumps;
+        tree.insert(i, (c % 5) * 3 + 0.5, Math.floor(c / 5) * 3 + 0.5);
+      }
+      checkInvariants(tree);
+      expect(tree.queryRect(0, 0, 16, 16)).toHaveLength(1000);
+      for (let i = 0; i < 1000; i += 2) tree.remove(i);
+      for (let i = 1; i < 1000; i += 2) tree.remove(i);
+    }
+    checkInvariants(tree);
+    expect(internals.slotId.length).toBeLessThan(4 * 1000);
+  });
+
   it('works on id 0 and reports has / size', () => {
     const tree = new PointQuadtree({ bounds });
     expect(tree.has(0)).toBe(false);
