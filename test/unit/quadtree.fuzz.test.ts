@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
 import { BruteForce, sorted } from '../helpers/oracle';
-import { mulberry32 } from '../helpers/random';
+import { mulberry32 } from '../../src/random';
 
 type Distribution = 'uniform' | 'clustered' | 'grid';
 
