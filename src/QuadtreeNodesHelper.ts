@@ -57,6 +57,7 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
   rectCount = 0;
   private positions: Float32Array;
   private readonly height: number;
+  private readonly uploadRange = { start: 0, count: 0 };
   private drawnVersion = -1;
   private drawnTree: PointQuadtree | null = null;
   private cx = 0;
@@ -131,7 +132,8 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
     this.drawnVersion = tree.version;
     const attribute = this.geometry.getAttribute('position') as BufferAttribute;
     attribute.clearUpdateRanges();
-    attribute.addUpdateRange(0, this.rectCount * FLOATS_PER_RECT);
+    this.uploadRange.count = this.rectCount * FLOATS_PER_RECT;
+    attribute.updateRanges.push(this.uploadRange); // one reused range object: no allocation per update
     attribute.needsUpdate = true;
     this.geometry.setDrawRange(0, this.rectCount * 8);
     return true;

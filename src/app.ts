@@ -77,6 +77,7 @@ export class App {
   private lastShowVisited = false;
   private stopped = false;
   private sinceTiming = Number.POSITIVE_INFINITY;
+  private pixelRatioQuery: MediaQueryList | null = null;
 
   // Mouse actions are queued and applied at the start of the next frame, so state() is always consistent.
   private pendingRegenerate = false;
@@ -174,6 +175,7 @@ export class App {
     renderer.domElement.addEventListener('pointerup', this.onPointerUp);
     renderer.domElement.addEventListener('pointercancel', this.onPointerCancel);
     this.timer.connect(document);
+    this.watchPixelRatio();
     this.onResize();
     renderer.setAnimationLoop(this.onFrame);
   }
@@ -329,6 +331,18 @@ export class App {
     camera.updateProjectionMatrix();
   };
 
+  /** Resize again when the device pixel ratio changes (browser zoom, a window moved to another screen). */
+  private watchPixelRatio(): void {
+    this.pixelRatioQuery?.removeEventListener('change', this.onPixelRatioChange);
+    this.pixelRatioQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    this.pixelRatioQuery.addEventListener('change', this.onPixelRatioChange);
+  }
+
+  private readonly onPixelRatioChange = (): void => {
+    this.onResize();
+    this.watchPixelRatio();
+  };
+
   private readonly onKeyDown = (event: KeyboardEvent): void => {
     if (event.code === 'Escape') this.pendingRect = null;
   };
@@ -407,6 +421,7 @@ export class App {
     const { renderer } = this.stage;
     renderer.setAnimationLoop(null);
     this.input.detach();
+    this.pixelRatioQuery?.removeEventListener('change', this.onPixelRatioChange);
     window.removeEventListener('resize', this.onResize);
     window.removeEventListener('keydown', this.onKeyDown);
     renderer.domElement.removeEventListener('pointerdown', this.onPointerDown);

@@ -140,6 +140,7 @@ export function createPlayerMesh(color: Color): Group {
   const visor = new Mesh(new BoxGeometry(0.8, 0.25, 0.3), new MeshLambertMaterial({ color: 0x1b1f27 }));
   visor.position.set(0, 1.55, 0.5);
   group.add(body, visor);
+  group.scale.setScalar(1.4); // a head taller than the enemies, easy to spot from the follow camera
   return group;
 }
 

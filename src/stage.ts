@@ -145,6 +145,12 @@ export class DetectRing extends Group {
   }
 }
 
+function writeCorner(p: Float32Array, o: number, x: number, y: number, z: number): void {
+  p[o] = x;
+  p[o + 1] = y;
+  p[o + 2] = z;
+}
+
 /** The rectangle query's outline and fill on the ground, updated in place. */
 export class RectOutline extends Group {
   private readonly positions = new Float32Array(12);
@@ -168,27 +174,19 @@ export class RectOutline extends Group {
     this.visible = false;
   }
 
+  /** Show `rect`; does nothing when it is already shown (called every frame while a rectangle is active). */
   set(rect: GroundRect): void {
-    const y = 0.08;
+    this.visible = true;
     const p = this.positions;
-    p.set([
-      rect.minX,
-      y,
-      rect.minZ,
-      rect.maxX,
-      y,
-      rect.minZ,
-      rect.maxX,
-      y,
-      rect.maxZ,
-      rect.minX,
-      y,
-      rect.maxZ,
-    ]);
+    if (p[0] === rect.minX && p[2] === rect.minZ && p[6] === rect.maxX && p[8] === rect.maxZ) return;
+    const y = 0.08;
+    writeCorner(p, 0, rect.minX, y, rect.minZ);
+    writeCorner(p, 3, rect.maxX, y, rect.minZ);
+    writeCorner(p, 6, rect.maxX, y, rect.maxZ);
+    writeCorner(p, 9, rect.minX, y, rect.maxZ);
     this.line.geometry.getAttribute('position').needsUpdate = true;
     this.fill.position.set((rect.minX + rect.maxX) / 2, 0.05, (rect.minZ + rect.maxZ) / 2);
     this.fill.scale.set(Math.max(rect.maxX - rect.minX, 1e-3), Math.max(rect.maxZ - rect.minZ, 1e-3), 1);
-    this.visible = true;
   }
 
   override dispose(): void {

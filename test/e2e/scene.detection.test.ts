@@ -70,16 +70,32 @@ describe('detection', () => {
   });
 
   it('keeps the player inside the level', async () => {
-    const { page } = await openScene(browser, baseUrl, '?enemies=300&seed=3');
-    // Run towards -Z until the edge (half depth 100, minus the player's 0.6 margin) stops the player.
-    const edge = -100 + 0.6;
-    for (let i = 0; i < 8 && (await getState(page)).player.z > edge + 1e-9; i++) {
-      await holdKeys(page, ['ShiftLeft', 'KeyW'], 1500, 10);
+    // A small level (served in place of camps.json) so the edge is a short run away.
+    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&enemies=300', {
+      beforeGoto: async (p) => {
+        await p.route('**/levels/camps.json', (route) =>
+          route.fulfill({
+            contentType: 'application/json',
+            body: JSON.stringify({ size: { width: 40, depth: 30 } }),
+          }),
+        );
+      },
+    });
+    const edgeZ = -15 + 0.6; // half depth minus the player's margin
+    const edgeX = 20 - 0.6;
+    for (let i = 0; i < 8 && (await getState(page)).player.z > edgeZ + 1e-9; i++) {
+      await holdKeys(page, ['ShiftLeft', 'KeyW']);
     }
-    expect((await getState(page)).player.z).toBeCloseTo(edge, 9);
-    await holdKeys(page, ['ShiftLeft', 'KeyW']);
+    expect((await getState(page)).player.z).toBeCloseTo(edgeZ, 9);
+    for (let i = 0; i < 8 && (await getState(page)).player.x < edgeX - 1e-9; i++) {
+      await holdKeys(page, ['ShiftLeft', 'KeyD']);
+    }
+    await holdKeys(page, ['ShiftLeft', 'KeyW', 'KeyD']);
     const end = await expectConsistent(page);
-    expect(end.state.player.z).toBeCloseTo(edge, 9);
+    expect(end.state.player.z).toBeCloseTo(edgeZ, 9);
+    expect(end.state.player.x).toBeCloseTo(edgeX, 9);
+    expect(Math.max(...end.positions.map(Math.abs))).toBeLessThanOrEqual(20);
+    expect(errors).toEqual([]);
     await page.close();
   });
 

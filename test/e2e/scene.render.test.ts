@@ -87,15 +87,14 @@ describe('the scene renders', () => {
     expect(sa.positions).toEqual(sb.positions);
     expect(sa.state.found).toEqual(sb.state.found);
     expect(sa.state.tree).toEqual(sb.state.tree);
-    const sc = await read('?enemies=800&seed=43&distribution=clustered');
-    expect(sc.positions).not.toEqual(sa.positions);
+    // (Another seed giving another layout is covered by the unit tests of the layout.)
   });
 
   it('saves a screenshot for the README', async () => {
     const { page, errors } = await openScene(browser, baseUrl, '?level=camps&visited=1', {
       viewport: { width: 1280, height: 720 },
     });
-    await waitFrames(page, 5);
+    await waitFrames(page, 20); // let the HUD's smoothed figures settle
     const s = await snapshot(page);
     expect(s.state.found).toEqual(
       scanCircle(s.positions, s.state.player.x, s.state.player.z, s.state.radius),
