@@ -35,6 +35,8 @@ export interface DemoState {
   colors: { enemy: string; detected: string; rect: string };
   /** Messages shown on the page (bad URL values, level problems). */
   messages: string[];
+  /** GPU objects alive in the renderer (constant while playing: what is replaced is disposed). */
+  memory: { geometries: number; textures: number };
 }
 
 export interface QuadtreeDemo {
@@ -98,6 +100,10 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
         },
         colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect },
         messages: [...messages()],
+        memory: {
+          geometries: app.stage.renderer.info.memory.geometries,
+          textures: app.stage.renderer.info.memory.textures,
+        },
       };
     },
     enemyPositions(): Float32Array {

@@ -9,6 +9,7 @@ import {
   openScene,
   scanCircle,
   snapshot,
+  typeNumber,
   waitFrames,
 } from './helpers';
 
@@ -204,6 +205,44 @@ describe('detection', () => {
     expect(c.state.rect).toBeNull();
     expect(c.state.rectFound).toEqual([]);
     expect(c.colors.filter((x) => x === c.state.colors.rect)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('memory', () => {
+  it('keeps GPU objects and the JS heap flat while settings churn and enemies wander', async () => {
+    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=9&moving=1&visited=1');
+    const cdp = await page.context().newCDPSession(page);
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    };
+    // One round of every change that replaces something: ring (radius), tree + helpers (minSize,
+    // maxItems), enemies added and removed, a rectangle, a regenerate.
+    const churn = async (round: number) => {
+      await page.evaluate(() => undefined);
+      await clickCheckbox(page, 'brute force');
+      await typeNumber(page, 'detect radius', 10 + (round % 5) * 7);
+      await typeNumber(page, 'minSize', round % 2 === 0 ? 0.5 : 8);
+      await typeNumber(page, 'maxItems', round % 2 === 0 ? 2 : 12);
+      await typeNumber(page, 'enemies', round % 2 === 0 ? 4000 : 1500);
+      await controller(page, 'regenerate').locator('button').click();
+      await holdKeys(page, ['KeyW'], 200, 3);
+    };
+    await churn(0);
+    await churn(1);
+    await waitFrames(page, 5);
+    const before = await getState(page);
+    const heapBefore = await heap();
+    for (let round = 2; round < 4; round++) await churn(round);
+    await waitFrames(page, 5);
+    const after = await getState(page);
+    const heapAfter = await heap();
+    expect(after.frame).toBeGreaterThan(before.frame + 10);
+    expect(after.memory).toEqual(before.memory);
+    // Same scene state as before the rounds (an even number of rounds), so the heap should match closely.
+    expect(heapAfter - heapBefore).toBeLessThan(1_000_000);
     expect(errors).toEqual([]);
     await page.close();
   });
