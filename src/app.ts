@@ -14,7 +14,14 @@ import { createGui, type SceneGui } from './gui';
 import { Hud } from './hud';
 import type { Level } from './level';
 import type { MessageBox } from './messages';
-import { createPlayerMesh, disposePlayerMesh, KeyboardInput, type PlayerState, stepPlayer } from './player';
+import {
+  createPlayerMesh,
+  disposePlayerMesh,
+  isTyping,
+  KeyboardInput,
+  type PlayerState,
+  stepPlayer,
+} from './player';
 import { QuadtreeNodesHelper } from './QuadtreeNodesHelper';
 import { MAX_ENEMIES, type Settings } from './settings';
 import { Simulation } from './simulation';
@@ -169,7 +176,7 @@ export class App {
 
     this.input.attach(window);
     window.addEventListener('resize', this.onResize);
-    window.addEventListener('keydown', this.onKeyDown);
+    window.addEventListener('keydown', this.onKeyDown, true);
     renderer.domElement.addEventListener('pointerdown', this.onPointerDown);
     renderer.domElement.addEventListener('pointermove', this.onPointerMove);
     renderer.domElement.addEventListener('pointerup', this.onPointerUp);
@@ -344,7 +351,7 @@ export class App {
   };
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (event.code === 'Escape') this.pendingRect = null;
+    if (event.code === 'Escape' && !isTyping(event.target)) this.pendingRect = null;
   };
 
   /** Where the pointer's ray meets the ground plane, or null (sky). */
@@ -423,7 +430,7 @@ export class App {
     this.input.detach();
     this.pixelRatioQuery?.removeEventListener('change', this.onPixelRatioChange);
     window.removeEventListener('resize', this.onResize);
-    window.removeEventListener('keydown', this.onKeyDown);
+    window.removeEventListener('keydown', this.onKeyDown, true);
     renderer.domElement.removeEventListener('pointerdown', this.onPointerDown);
     renderer.domElement.removeEventListener('pointermove', this.onPointerMove);
     renderer.domElement.removeEventListener('pointerup', this.onPointerUp);

@@ -45,16 +45,18 @@ export class KeyboardInput {
 
   attach(target: Window): void {
     this.target = target;
-    target.addEventListener('keydown', this.onKeyDown);
-    target.addEventListener('keyup', this.onKeyUp);
+    // Capture phase: lil-gui stops key events from propagating out of its controllers, and a click on a
+    // GUI checkbox leaves the focus there.
+    target.addEventListener('keydown', this.onKeyDown, true);
+    target.addEventListener('keyup', this.onKeyUp, true);
     target.addEventListener('blur', this.onBlur);
   }
 
   detach(): void {
     const t = this.target;
     if (t === null) return;
-    t.removeEventListener('keydown', this.onKeyDown);
-    t.removeEventListener('keyup', this.onKeyUp);
+    t.removeEventListener('keydown', this.onKeyDown, true);
+    t.removeEventListener('keyup', this.onKeyUp, true);
     t.removeEventListener('blur', this.onBlur);
     this.target = null;
   }
@@ -79,12 +81,25 @@ export class KeyboardInput {
   }
 }
 
-function isTyping(target: EventTarget | null): boolean {
+/** Input types that take typed text: keys pressed there are for the field, not for the player. */
+const TEXT_INPUTS = new Set(['text', 'number', 'search', 'email', 'password', 'url', 'tel']);
+
+/**
+ * Whether a key event belongs to a text field (the GUI's number boxes, the seed). A focused checkbox or
+ * button (left focused by a click in the GUI) does not count: WASD keeps moving the player.
+ */
+export function isTyping(target: EventTarget | null): boolean {
   if (target === null || typeof (target as Element).tagName !== 'string') return false;
-  const tag = (target as Element).tagName;
-  return (
-    tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (target as HTMLElement).isContentEditable
-  );
+  const element = target as HTMLElement;
+  switch (element.tagName) {
+    case 'INPUT':
+      return TEXT_INPUTS.has((element as HTMLInputElement).type);
+    case 'TEXTAREA':
+    case 'SELECT':
+      return true;
+    default:
+      return element.isContentEditable === true;
+  }
 }
 
 /** Where the player stands and faces. */

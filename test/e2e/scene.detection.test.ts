@@ -115,8 +115,11 @@ describe('detection', () => {
     expect(brute.state.lastQuery.pointsTested).toBe(2000);
     expect(brute.state.lastQuery.nodesVisited).toBe(0);
 
+    // The checkbox keeps the focus after the click: WASD must still move the player.
     await holdKeys(page, ['KeyA']);
     const moved = await expectConsistent(page);
+    expect(moved.state.player.x).toBeLessThan(brute.state.player.x - 2);
+    expect(moved.state.found).not.toEqual(brute.state.found);
     await clickCheckbox(page, 'brute force');
     await waitFrames(page, 2);
     const back = await expectConsistent(page);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PLAYER_MARGIN, type PlayerState, RUN_SPEED, stepPlayer, WALK_SPEED } from '../../src/player';
+import {
+  isTyping,
+  PLAYER_MARGIN,
+  type PlayerState,
+  RUN_SPEED,
+  stepPlayer,
+  WALK_SPEED,
+} from '../../src/player';
 import { levelGround } from '../../src/world';
 
 const ground = levelGround(200, 200);
@@ -55,5 +62,23 @@ describe('stepPlayer', () => {
     const p = at();
     stepPlayer(p, 1, 0, false, 1, 0, 0, ground);
     expect(p.z).toBeCloseTo(-WALK_SPEED, 9);
+  });
+});
+
+describe('isTyping', () => {
+  const el = (tagName: string, extra: Record<string, unknown> = {}) =>
+    ({ tagName, ...extra }) as unknown as EventTarget;
+
+  it('text fields keep their keys; checkboxes, buttons and the page do not', () => {
+    expect(isTyping(el('INPUT', { type: 'text' }))).toBe(true);
+    expect(isTyping(el('INPUT', { type: 'number' }))).toBe(true);
+    expect(isTyping(el('TEXTAREA'))).toBe(true);
+    expect(isTyping(el('SELECT'))).toBe(true);
+    expect(isTyping(el('DIV', { isContentEditable: true }))).toBe(true);
+    expect(isTyping(el('INPUT', { type: 'checkbox' }))).toBe(false);
+    expect(isTyping(el('BUTTON'))).toBe(false);
+    expect(isTyping(el('BODY', { isContentEditable: false }))).toBe(false);
+    expect(isTyping(null)).toBe(false);
+    expect(isTyping({} as EventTarget)).toBe(false);
   });
 });
