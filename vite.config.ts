@@ -7,5 +7,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
+    // three.js alone is ~650 kB minified; the scene is one page, so one chunk is what we want.
+    chunkSizeWarningLimit: 1000,
   },
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { BruteForce, sorted } from '../helpers/oracle';
 import { mulberry32 } from '../../src/random';
+import { BruteForce, sorted } from '../helpers/oracle';
 
 type Distribution = 'uniform' | 'clustered' | 'grid';
 
