@@ -34,7 +34,7 @@ import {
 } from './workloads';
 
 /** maxItems used unless --maxItems says otherwise (the best overall in the sweep; see the README). */
-const DEFAULT_MAX_ITEMS = 16;
+const DEFAULT_MAX_ITEMS = 32;
 const MIN_SIZE = 1;
 const SWEEP_MAX_ITEMS = [8, 16, 32, 64];
 const PARTS: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'memory', 'alloc'];
@@ -106,7 +106,7 @@ function makePlan(quick: boolean): Plan {
     memoryN: 1e6,
     allocN: 1e5,
     allocFrames: 1000,
-    timing: { warmup: 3, samples: 9, minSampleMs: 20, slowSamples: 5 },
+    timing: { warmup: 2, samples: 7, minSampleMs: 20, slowSamples: 5 },
     buildTiming: { warmup: 2, samples: 7, minSampleMs: 20, slowSamples: 5 },
     bruteOpsPerPass: 1e8,
   };
@@ -118,7 +118,7 @@ function commandLine(argv: readonly string[]): string {
   return `tsx --expose-gc bench/bench.ts${rest ? ` ${rest}` : ''}`;
 }
 
-function header(argv: readonly string[], cfg: OursConfig): string {
+function header(argv: readonly string[], cfg: OursConfig, plan: Plan): string {
   const cpus = os.cpus();
   return [
     '# Quadtree benchmark (issue 5)',
@@ -130,9 +130,11 @@ function header(argv: readonly string[], cfg: OursConfig): string {
     `peers:   ${[kdbush, flatbush, rbush, d3, brute].map((c) => `${c.name}: ${c.options}`).join('\n         ')}`,
     'data:    1000 x 1000 world, seeded mulberry32; uniform, and clustered (20 Gaussian camps, sigma 15, clamped); ids 0..N-1',
     'method:  same data and process for all; answers checked against brute force before and after timing;',
-    '         warm-up, then the median of several samples (each sample repeats the run for >= 20 ms); result sink.',
-    '         "vs kdbush" and "vs brute" are ratios of medians from this run (< 1x = faster); ~ = brute force',
-    '         extrapolated from evenly spaced queries (W3/W5 at large N).',
+    `         warm-up, then the median of ${plan.timing.samples} samples (${plan.timing.slowSamples ? `${plan.timing.slowSamples} or 3 for runs over 0.25 s or 1.5 s; ` : ''}a sample repeats`,
+    `         the run for >= ${plan.timing.minSampleMs} ms); result sink.`,
+    '         "vs kdbush" and "vs brute" are ratios of medians from this run (< 1x = faster); ~ = scaled up from',
+    '         evenly spaced queries: brute force in W3/W5 when a full pass exceeds 1e8 distance tests, and rbush',
+    '         and d3-quadtree in W3/W5 at N = 1e5 (every 10th point; their full passes take seconds).',
   ].join('\n');
 }
 
@@ -226,7 +228,7 @@ async function main(): Promise<void> {
     if (!args.json && s) process.stdout.write(`${s}\n\n`);
   };
 
-  print(header(argv, cfg));
+  print(header(argv, cfg, plan));
   if (args.sweep) {
     const sweep = await runSweep(plan, progress);
     print(sweepTable(sweep));

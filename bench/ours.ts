@@ -90,9 +90,9 @@ function typedQueries(tree: PointQuadtree): Built {
   };
   return {
     collect(x, y, r, res) {
-      const buf = new Int32Array(tree.size);
-      const count = typed.queryCircleInto(x, y, r, buf);
-      for (let k = 0; k < count; k++) res.push(buf[k]);
+      ensure();
+      const count = typed.queryCircleInto(x, y, r, out);
+      for (let k = 0; k < count; k++) res.push(out[k]);
     },
     queryCentres(cx, cy, from, to, r) {
       ensure();

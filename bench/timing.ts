@@ -39,7 +39,10 @@ export interface TimingOptions {
   readonly samples: number;
   /** Each sample repeats the run until it lasts about this long (ms), so the clock's grain does not matter. */
   readonly minSampleMs: number;
-  /** Samples to take instead when one run is slow (over 250 ms), to keep the whole run short. */
+  /**
+   * Samples to take instead when one run is slow (over 250 ms; over 1.5 s: at most 3), to keep the whole
+   * run short. Slow runs are also warmed up by the calibrating run alone.
+   */
   readonly slowSamples?: number;
   /** Collect garbage before every sample (for runs that allocate a lot, like builds). */
   readonly gcEachSample?: boolean;
@@ -71,10 +74,12 @@ export function measure(run: () => number, opts: TimingOptions): Timing {
   sink(first);
   opts.checkFirst?.(first);
   const reps = Math.max(1, Math.ceil(opts.minSampleMs / Math.max(once, 1e-3)));
-  for (let w = 1; w < opts.warmup; w++) {
+  const slow = once > 250 && opts.slowSamples !== undefined;
+  for (let w = 1; w < (slow ? 1 : opts.warmup); w++) {
     for (let k = 0; k < reps; k++) sink(run());
   }
-  const count = once > 250 && opts.slowSamples ? Math.min(opts.slowSamples, opts.samples) : opts.samples;
+  let count = opts.samples;
+  if (slow) count = Math.min(count, opts.slowSamples ?? count, once > 1500 ? 3 : count);
   const samples: number[] = [];
   for (let s = 0; s < count; s++) {
     if (opts.gcEachSample) gc();

@@ -96,9 +96,22 @@ function isBrute(c: Contender): boolean {
   return c.name === 'brute force';
 }
 
-/** Stride for brute force's timed pass over n queries on n points (1 = every query). */
-function bruteStride(ctx: Context, n: number, queries: number): number {
-  return Math.max(1, Math.ceil((queries * n) / ctx.plan.bruteOpsPerPass));
+/** Peers that take seconds per W3/W5 pass at large N: timed on a sample of the queries there. */
+const SLOW_PEERS = new Set(['rbush', 'd3-quadtree']);
+/** Every point queries (W3/W5): slow peers time every SLOW_PEER_STRIDE-th query from this N on. */
+const SLOW_PEER_N = 1e5;
+const SLOW_PEER_STRIDE = 10;
+
+/**
+ * Which of n every-point queries a contender's timed pass makes (1 = all of them; the time is scaled up
+ * by the stride and marked as an estimate otherwise). Brute force is sampled when a full pass would take
+ * more than plan.bruteOpsPerPass distance tests; rbush and d3-quadtree at N >= 1e5 (their full passes take
+ * seconds and no target depends on them). Ours and kdbush always run every query.
+ */
+function queryStride(ctx: Context, c: Contender, n: number): number {
+  if (isBrute(c)) return Math.max(1, Math.ceil((n * n) / ctx.plan.bruteOpsPerPass));
+  if (SLOW_PEERS.has(c.name) && n >= SLOW_PEER_N) return SLOW_PEER_STRIDE;
+  return 1;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -117,13 +130,10 @@ export function runW1(ctx: Context, entries: readonly Entry[]): void {
         ctx.progress(`W1 ${kind} N=${n} ${label}`);
         const built = e.c.build(p);
         for (const x of checks) x.check(built, label);
-        const t = measure(
-          () => {
-            keep(e.c.build(p));
-            return 1;
-          },
-          { ...ctx.plan.buildTiming, gcEachSample: true },
-        );
+        const t = measure(() => {
+          keep(e.c.build(p));
+          return 1;
+        }, ctx.plan.buildTiming);
         keep(null);
         ctx.rows.push(row('W1', kind, n, '', e, t.median, 'ms', false));
       }
@@ -183,8 +193,8 @@ export function runW3(ctx: Context, entries: readonly Entry[]): void {
         const label = rowLabel({ contender: e.c.name, variant: e.variant });
         ctx.progress(`W3 ${kind} N=${n} ${label}`);
         const built = e.c.build(p);
-        exp.check(built, label);
-        const stride = isBrute(e.c) ? bruteStride(ctx, n, n) : 1;
+        const stride = queryStride(ctx, e.c, n);
+        exp.check(built, label, stride);
         const t = measure(() => built.queryPoints(p.xs, p.ys, n, stride, r), {
           ...ctx.plan.timing,
           checkFirst: (total) => exp.checkTotal(total, stride, label),
@@ -295,7 +305,7 @@ export function runW5(ctx: Context, entries: readonly Entry[]): void {
         const s = setupFrames(p, e.c, mode, steps);
         for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
         checkFrameState(label, 'W5', s.state, s.built);
-        const stride = isBrute(e.c) ? bruteStride(ctx, n, n) : 1;
+        const stride = queryStride(ctx, e.c, n);
         let value: number;
         if (stride === 1) {
           value = measure(() => {
@@ -303,7 +313,7 @@ export function runW5(ctx: Context, entries: readonly Entry[]): void {
             return s.built.queryPoints(s.state.xs, s.state.ys, n, 1, r);
           }, ctx.plan.timing).median;
         } else {
-          // brute force at large N: the moves are timed in full, the scans on every stride-th point
+          // sampled contenders: the moves are timed in full, the scans on every stride-th point (scaled up)
           const moves = measure(() => {
             advance(s);
             return 1;
@@ -358,9 +368,10 @@ function buildHeld(e: Entry, p: Points): void {
 export async function runMemory(ctx: Context, entries: readonly Entry[]): Promise<void> {
   const n = ctx.plan.memoryN;
   for (const kind of DATA_KINDS) {
-    const p = points(kind, n);
     for (const e of entries) {
       ctx.progress(`memory ${kind} N=${n} ${rowLabel({ contender: e.c.name, variant: e.variant })}`);
+      // a copy per contender: user objects that rbush and d3 keep per point set die with it
+      const p = copyPoints(points(kind, n));
       // a first build makes the user's objects (rbush, d3) and compiles the code, outside the measurement
       buildHeld(e, p);
       held.built = null;
