@@ -60,6 +60,12 @@ function checkId(id: number): void {
   }
 }
 
+function checkCircle(x: number, y: number, radius: number): void {
+  checkCoordinate('x', x);
+  checkCoordinate('y', y);
+  checkRadius('radius', radius);
+}
+
 function checkRect(minX: number, minY: number, maxX: number, maxY: number): void {
   checkCoordinate('minX', minX);
   checkCoordinate('minY', minY);
@@ -124,6 +130,12 @@ export class PointQuadtree {
   private idSlot: Int32Array;
   private idLeaf: Int32Array;
 
+  /**
+   * Coordinates handed to internal methods. Passing doubles as arguments to a method the engine does not
+   * inline boxes them (a heap allocation per call), so the hot paths pass them here instead:
+   * [0, 1] the point being inserted or moved, [2..5] the query's shape, [6, 7] split lines for initChildren.
+   */
+  private readonly arg = new Float64Array(8);
   /** Capacity of the block returned by the last allocBlock. */
   private blockCap = 0;
 
@@ -287,15 +299,29 @@ export class PointQuadtree {
    *   finite; Error if `id` is already in the tree.
    */
   insert(id: number, x: number, y: number): void {
+    if (!(Number.isFinite(x) && Number.isFinite(y)) || this.has(id)) this.rejectInsert(id, x, y);
+    checkId(id);
+    this.arg[0] = x;
+    this.arg[1] = y;
+    this.insertArg(id);
+  }
+
+  /** Throws the error that insert's arguments deserve (id first, then the coordinates). */
+  private rejectInsert(id: number, x: number, y: number): never {
     checkId(id);
     if (this.has(id))
       throw new Error(`${NAME}: id ${id} is already in the tree (use move to change its position)`);
     checkCoordinate('x', x);
     checkCoordinate('y', y);
+    throw new Error(`${NAME}: unreachable`);
+  }
+
+  /** insert, with the point in arg[0], arg[1] and the arguments checked. */
+  private insertArg(id: number): void {
     if (this.compactDue) this.compactPool();
-    this.growFor(x, y);
+    this.growFor();
     this.ensureIdCapacity(id);
-    this.insertItem(id, x, y);
+    this.insertItem(id);
     this._size++;
   }
 
@@ -322,20 +348,22 @@ export class PointQuadtree {
         return;
       }
     }
-    this.moveSlow(id, x, y);
+    this.arg[0] = x;
+    this.arg[1] = y;
+    this.moveSlow(id);
   }
 
-  /** move when the point leaves its leaf, or the arguments are bad (then it throws). */
-  private moveSlow(id: number, x: number, y: number): void {
+  /** move, with the point in arg[0], arg[1], when it leaves its leaf or the arguments are bad (throws). */
+  private moveSlow(id: number): void {
     if (!this.has(id)) {
       checkId(id);
       throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
     }
-    checkCoordinate('x', x);
-    checkCoordinate('y', y);
+    checkCoordinate('x', this.arg[0]);
+    checkCoordinate('y', this.arg[1]);
     if (this.compactDue) this.compactPool();
-    this.growFor(x, y);
-    this.refile(id, x, y);
+    this.growFor();
+    this.refile(id);
   }
 
   /**
@@ -386,8 +414,13 @@ export class PointQuadtree {
    * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
-    this.checkCircle(x, y, radius);
-    const found = this.circleInto(x, y, radius, this.resultBuffer());
+    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+      checkCircle(x, y, radius);
+    }
+    this.arg[2] = x;
+    this.arg[3] = y;
+    this.arg[4] = radius;
+    const found = this.circleInto(this.resultBuffer());
     appendResults(out, this.results, found);
     return out;
   }
@@ -400,8 +433,13 @@ export class PointQuadtree {
    *   query ends (then `out` holds a partial answer; the tree is unchanged).
    */
   queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
-    this.checkCircle(x, y, radius);
-    return this.circleInto(x, y, radius, out);
+    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+      checkCircle(x, y, radius);
+    }
+    this.arg[2] = x;
+    this.arg[3] = y;
+    this.arg[4] = radius;
+    return this.circleInto(out);
   }
 
   /**
@@ -411,8 +449,8 @@ export class PointQuadtree {
    * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`.
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
-    checkRect(minX, minY, maxX, maxY);
-    const found = this.rectInto(minX, minY, maxX, maxY, this.resultBuffer());
+    this.setRectArg(minX, minY, maxX, maxY);
+    const found = this.rectInto(this.resultBuffer());
     appendResults(out, this.results, found);
     return out;
   }
@@ -429,8 +467,20 @@ export class PointQuadtree {
     maxY: number,
     out: Int32Array | Uint32Array,
   ): number {
-    checkRect(minX, minY, maxX, maxY);
-    return this.rectInto(minX, minY, maxX, maxY, out);
+    this.setRectArg(minX, minY, maxX, maxY);
+    return this.rectInto(out);
+  }
+
+  /** Checks a query rectangle and puts it in arg[2..5]. */
+  private setRectArg(minX: number, minY: number, maxX: number, maxY: number): void {
+    if (!(minX <= maxX && minY <= maxY && Number.isFinite(minX + maxX) && Number.isFinite(minY + maxY))) {
+      checkRect(minX, minY, maxX, maxY);
+    }
+    const a = this.arg;
+    a[2] = minX;
+    a[3] = minY;
+    a[4] = maxX;
+    a[5] = maxY;
   }
 
   /**
@@ -593,14 +643,6 @@ export class PointQuadtree {
   // ---------------------------------------------------------------------------------------------------
   // Internals
 
-  private checkCircle(x: number, y: number, radius: number): void {
-    if (!Number.isFinite(x) || !Number.isFinite(y) || !(radius >= 0) || radius === Infinity) {
-      checkCoordinate('x', x);
-      checkCoordinate('y', y);
-      checkRadius('radius', radius);
-    }
-  }
-
   /** The internal result buffer, with room for every item. */
   private resultBuffer(): Int32Array {
     if (this.results.length < this._size) {
@@ -610,7 +652,10 @@ export class PointQuadtree {
   }
 
   /** Circle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private circleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
+  private circleInto(out: Int32Array | Uint32Array): number {
+    const x = this.arg[2];
+    const y = this.arg[3];
+    const radius = this.arg[4];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -673,13 +718,11 @@ export class PointQuadtree {
   }
 
   /** Rectangle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private rectInto(
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    out: Int32Array | Uint32Array,
-  ): number {
+  private rectInto(out: Int32Array | Uint32Array): number {
+    const minX = this.arg[2];
+    const minY = this.arg[3];
+    const maxX = this.arg[4];
+    const maxY = this.arg[5];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -806,17 +849,16 @@ export class PointQuadtree {
     this.groupParent = resizeInt32(this.groupParent, (cap >> 2) + 1, (top >> 2) + 1);
   }
 
-  /** Makes `g..g+3` the four empty leaf children of a node with these bounds and split lines. */
-  private initChildren(
-    g: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    mx: number,
-    my: number,
-  ) {
+  /** Makes `g..g+3` the four empty leaf children of node `n`, split at (arg[6], arg[7]). */
+  private initChildren(g: number, n: number): void {
     const nb = this.nodeBounds;
+    const p = n << 2;
+    const minX = nb[p];
+    const minY = nb[p + 1];
+    const maxX = nb[p + 2];
+    const maxY = nb[p + 3];
+    const mx = this.arg[6];
+    const my = this.arg[7];
     let b = g << 2;
     nb[b] = minX;
     nb[b + 1] = minY;
@@ -972,12 +1014,12 @@ export class PointQuadtree {
   }
 
   /** Appends an item to a leaf (its count includes it afterwards). Does not split. */
-  private appendToLeaf(leaf: number, id: number, x: number, y: number): void {
+  private appendToLeaf(leaf: number, id: number): void {
     const cnt = this.nodeCount[leaf];
     if (cnt === this.nodeCap[leaf]) this.reblock(leaf, cnt + 1);
     const s = this.nodeStart[leaf] + cnt;
-    this.slotXY[s << 1] = x;
-    this.slotXY[(s << 1) + 1] = y;
+    this.slotXY[s << 1] = this.arg[0];
+    this.slotXY[(s << 1) + 1] = this.arg[1];
     this.slotId[s] = id;
     this.idSlot[id] = s;
     this.idLeaf[id] = leaf;
@@ -1022,7 +1064,9 @@ export class PointQuadtree {
   }
 
   /** Walks down from the root adding one to each count, appends the item to its leaf, splits if due. */
-  private insertItem(id: number, x: number, y: number): void {
+  private insertItem(id: number): void {
+    const x = this.arg[0];
+    const y = this.arg[1];
     const child = this.nodeChild;
     const count = this.nodeCount;
     const nb = this.nodeBounds;
@@ -1033,7 +1077,7 @@ export class PointQuadtree {
       const m = (c + 3) << 2;
       n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
     }
-    this.addToLeaf(n, id, x, y);
+    this.addToLeaf(n, id);
   }
 
   /**
@@ -1041,7 +1085,9 @@ export class PointQuadtree {
    * old leaf to the nearest ancestor that contains the new position, then down to the new leaf. Counts
    * change only below that ancestor.
    */
-  private refile(id: number, x: number, y: number): void {
+  private refile(id: number): void {
+    const x = this.arg[0];
+    const y = this.arg[1];
     const leaf = this.idLeaf[id];
     const nb = this.nodeBounds;
     if (leaf === 0) {
@@ -1086,21 +1132,23 @@ export class PointQuadtree {
     }
     // The merge is in the old branch, the new leaf in a sibling branch: they do not touch each other.
     if (collapseAt >= 0) this.collapse(collapseAt);
-    this.addToLeaf(n, id, x, y);
+    this.addToLeaf(n, id);
   }
 
   /**
    * Adds an item to a leaf (whose ancestors already count it). A leaf already at maxItems that may split
    * splits first, so items are copied once, and the item goes on down into the right child.
    */
-  private addToLeaf(leaf: number, id: number, x: number, y: number): void {
+  private addToLeaf(leaf: number, id: number): void {
+    const x = this.arg[0];
+    const y = this.arg[1];
     while (this.nodeCount[leaf] >= this.maxItems && this.canSplit(leaf)) {
       const g = this.splitLeaf(leaf);
       this.nodeCount[leaf]++;
       const m = (g + 3) << 2;
       leaf = g + ((x >= this.nodeBounds[m] ? 1 : 0) | (y >= this.nodeBounds[m + 1] ? 2 : 0));
     }
-    this.appendToLeaf(leaf, id, x, y);
+    this.appendToLeaf(leaf, id);
   }
 
   /** Splits leaf `n` if it holds more than maxItems and may split, then its children likewise. */
@@ -1131,7 +1179,9 @@ export class PointQuadtree {
     const maxY = nb[b + 3];
     const mx = minX + (maxX - minX) * 0.5;
     const my = minY + (maxY - minY) * 0.5;
-    this.initChildren(g, minX, minY, maxX, maxY, mx, my);
+    this.arg[6] = mx;
+    this.arg[7] = my;
+    this.initChildren(g, n);
     const s = this.nodeStart[n];
     const cnt = this.nodeCount[n];
     // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
@@ -1250,7 +1300,9 @@ export class PointQuadtree {
    * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
    * @throws RangeError (before changing anything) if the root would have to grow past finite numbers.
    */
-  private growFor(x: number, y: number): void {
+  private growFor(): void {
+    const x = this.arg[0];
+    const y = this.arg[1];
     let nb = this.nodeBounds;
     if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return;
     const target = new Float64Array(4);
@@ -1271,6 +1323,10 @@ export class PointQuadtree {
       const nMaxX = west ? maxX : maxX + (maxX - minX);
       const nMinY = north ? minY - (maxY - minY) : minY;
       const nMaxY = north ? maxY : maxY + (maxY - minY);
+      nb[0] = nMinX;
+      nb[1] = nMinY;
+      nb[2] = nMaxX;
+      nb[3] = nMaxY;
       if (this.nodeChild[0] >= 0) {
         // Points on the old far edges were in the root (closed) but belong to the new neighbour quadrant.
         if (!edgeItems && this._size > 0) {
@@ -1280,10 +1336,11 @@ export class PointQuadtree {
           edgeItems = probe.length > 0;
         }
         const g = this.allocGroup(0);
-        const mx = west ? minX : maxX;
-        const my = north ? minY : maxY;
+        // The old root's edges are the new root's split lines, so it is exactly one quadrant.
+        this.arg[6] = west ? minX : maxX;
+        this.arg[7] = north ? minY : maxY;
         const q = (west ? 1 : 0) | (north ? 2 : 0);
-        this.initChildren(g, nMinX, nMinY, nMaxX, nMaxY, mx, my);
+        this.initChildren(g, 0);
         const old = g + q;
         this.nodeChild[old] = this.nodeChild[0];
         this.nodeCount[old] = this.nodeCount[0];
@@ -1291,10 +1348,6 @@ export class PointQuadtree {
         this.nodeChild[0] = g;
         nb = this.nodeBounds; // allocGroup may have reallocated it
       }
-      nb[0] = nMinX;
-      nb[1] = nMinY;
-      nb[2] = nMaxX;
-      nb[3] = nMaxY;
     }
     this._version++;
     if (edgeItems) {
@@ -1385,7 +1438,9 @@ export class PointQuadtree {
       const maxY = nb[b + 3];
       const mx = minX + (maxX - minX) * 0.5;
       const my = minY + (maxY - minY) * 0.5;
-      this.initChildren(g, minX, minY, maxX, maxY, mx, my);
+      this.arg[6] = mx;
+      this.arg[7] = my;
+      this.initChildren(g, node);
       this.nodeChild[node] = g;
       this.nodeStart[node] = -1;
       this.nodeCap[node] = 0;
