@@ -18,14 +18,17 @@
  *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
  *   slotId      Int32Array: id in that slot. In a free block, its first slot holds the next free block.
  * Free blocks are kept in per-size-class lists (class c holds 2^c slots); a leaf's block grows by doubling
- * and shrinks when a quarter full.
+ * and shrinks when a quarter full. A bulk build gives each leaf a block of exactly its size; freed, such a
+ * block is filed under the class below (the extra slots idle until the pool is next compacted).
  * Per id (ids are dense integers that index these directly):
  *   idSlot      Int32Array: slot of the id, -1 when absent.
  *   idLeaf      Int32Array: leaf that stores the id (valid only when present).
  *
  * Rules: a leaf holding more than maxItems splits if both halves would be at least minSize wide and deep;
  * an inner node whose subtree holds maxItems or fewer items collapses back into a leaf. Together they make
- * the shape a function of the point set and the root rectangle, which is what `from` builds directly.
+ * the shape a function of the point set and the root rectangle (up to rounding: after the root grows its
+ * split lines are the old root's edges, which a fresh build would compute as midpoints), which is what
+ * `from` builds directly.
  */
 
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
@@ -189,7 +192,9 @@ export class PointQuadtree {
       maxItems < 1 ||
       maxItems > 0x7fffffff
     ) {
-      throw new RangeError(`${NAME}: maxItems must be an integer >= 1, got ${describe(maxItems)}`);
+      throw new RangeError(
+        `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
+      );
     }
     const minSize = options.minSize ?? DEFAULT_MIN_SIZE;
     if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
@@ -572,9 +577,10 @@ export class PointQuadtree {
 
   /**
    * Calls `callback` for every node, parent before children. Return `true` to skip that node's children.
-   * The {@link NodeInfo} object is reused from call to call. Moving points inside their leaves during the
-   * walk is allowed; any other change to the tree makes the walk throw.
-   * @throws Error if the tree's structure changed during the walk.
+   * The {@link NodeInfo} object is reused from call to call. Do not change the tree during the walk: a
+   * change to its node structure (a split, merge, growth or clear) makes the walk throw; moving points
+   * inside their leaves is harmless.
+   * @throws Error if the tree's node structure changed during the walk.
    */
   visitNodes(callback: (node: NodeInfo) => unknown): void {
     // A nested walk (from inside a callback) gets its own stacks so the outer one is undisturbed.
@@ -679,11 +685,13 @@ export class PointQuadtree {
           const s = start[n];
           const e = s + count[n];
           tested += e - s;
-          if (found + (e - s) > cap) this.outOfRoom(cap);
           for (let i = s; i < e; i++) {
             const dx = xy[i << 1] - x;
             const dy = xy[(i << 1) + 1] - y;
-            if (dx * dx + dy * dy <= r2) out[found++] = ids[i];
+            if (dx * dx + dy * dy <= r2) {
+              if (found === cap) this.outOfRoom(cap);
+              out[found++] = ids[i];
+            }
           }
           continue;
         }
@@ -745,11 +753,13 @@ export class PointQuadtree {
           const s = start[n];
           const e = s + count[n];
           tested += e - s;
-          if (found + (e - s) > cap) this.outOfRoom(cap);
           for (let i = s; i < e; i++) {
             const px = xy[i << 1];
             const py = xy[(i << 1) + 1];
-            if (px >= minX && px <= maxX && py >= minY && py <= maxY) out[found++] = ids[i];
+            if (px >= minX && px <= maxX && py >= minY && py <= maxY) {
+              if (found === cap) this.outOfRoom(cap);
+              out[found++] = ids[i];
+            }
           }
           continue;
         }
@@ -895,6 +905,7 @@ export class PointQuadtree {
     const head = this.freeBlocks[c];
     if (head >= 0) {
       this.freeBlocks[c] = this.slotId[head];
+      this.liveSlots += cap;
       return head;
     }
     const start = this.poolTop;
@@ -911,10 +922,10 @@ export class PointQuadtree {
 
   private resizePool(size: number): void {
     const xy = new Float64Array(size * 2);
-    xy.set(this.slotXY.subarray(0, Math.min(this.poolTop, size) * 2));
+    xy.set(this.slotXY.subarray(0, this.poolTop * 2));
     this.slotXY = xy;
     const ids = new Int32Array(size);
-    ids.set(this.slotId.subarray(0, Math.min(this.poolTop, size)));
+    ids.set(this.slotId.subarray(0, this.poolTop));
     this.slotId = ids;
   }
 
@@ -1270,6 +1281,7 @@ export class PointQuadtree {
     const count = this.nodeCount;
     const start = this.nodeStart;
     const ids = this.slotId;
+    // Every item below `n` is in the answer, so this check is exact.
     if (found + count[n] > out.length) this.outOfRoom(out.length);
     let stack = this.collectStack;
     let sp = 0;
@@ -1330,10 +1342,9 @@ export class PointQuadtree {
       if (this.nodeChild[0] >= 0) {
         // Points on the old far edges were in the root (closed) but belong to the new neighbour quadrant.
         if (!edgeItems && this._size > 0) {
-          const probe: number[] = [];
-          if (!west) this.queryRect(maxX, minY, maxX, maxY, probe);
-          if (!north) this.queryRect(minX, maxY, maxX, maxY, probe);
-          edgeItems = probe.length > 0;
+          edgeItems =
+            (!west && this.anyInRect(maxX, minY, maxX, maxY)) ||
+            (!north && this.anyInRect(minX, maxY, maxX, maxY));
         }
         const g = this.allocGroup(0);
         // The old root's edges are the new root's split lines, so it is exactly one quadrant.
@@ -1356,6 +1367,24 @@ export class PointQuadtree {
       // A root leaf that was too small to split may split now.
       this.splitDown(0);
     }
+  }
+
+  /** Whether any item lies in the closed rectangle; leaves `lastQuery` as it was (the HUD reads it). */
+  private anyInRect(minX: number, minY: number, maxX: number, maxY: number): boolean {
+    const q = this.lastQuery;
+    const visited = q.nodesVisited;
+    const tested = q.pointsTested;
+    const found = q.found;
+    const a = this.arg;
+    a[2] = minX;
+    a[3] = minY;
+    a[4] = maxX;
+    a[5] = maxY;
+    const any = this.rectInto(this.resultBuffer()) > 0;
+    q.nodesVisited = visited;
+    q.pointsTested = tested;
+    q.found = found;
+    return any;
   }
 
   /** Rebuilds the whole tree from its items with the current root bounds (same shape, compact pool). */
@@ -1391,7 +1420,6 @@ export class PointQuadtree {
     this.nodeTop = 1;
     this.freeGroup = -1;
     this.freeBlocks.fill(-1);
-    this.poolTop = 0;
     if (n > this.slotId.length) {
       this.slotXY = new Float64Array(2 * n);
       this.slotId = new Int32Array(n);

@@ -10,10 +10,12 @@ interface Internals {
   nodeCount: Int32Array;
   nodeStart: Int32Array;
   nodeCap: Int32Array;
+  groupParent: Int32Array;
   nodeTop: number;
   slotXY: Float64Array;
   slotId: Int32Array;
   poolTop: number;
+  liveSlots: number;
   freeBlocks: Int32Array;
   freeGroup: number;
   idSlot: Int32Array;
@@ -36,6 +38,7 @@ export function checkInvariants(tree: PointQuadtree): void {
   const rootMaxX = nb[2];
   const rootMaxY = nb[3];
   const slotOwner = new Int32Array(t.poolTop).fill(-1);
+  let leafSlots = 0;
   const seenNode = new Uint8Array(t.nodeTop);
   let items = 0;
   const stack: number[] = [0];
@@ -81,12 +84,15 @@ export function checkInvariants(tree: PointQuadtree): void {
         }
         stack.push(c + q);
       }
+      if (t.groupParent[(c - 1) >> 2] !== n)
+        fail(`children of node ${n} name ${t.groupParent[(c - 1) >> 2]} as parent`);
       continue;
     }
     if (count > t.maxItems && splittable) fail(`leaf ${n} holds ${count} > maxItems items and could split`);
     const cap = t.nodeCap[n];
     const start = t.nodeStart[n];
     if (count > cap) fail(`leaf ${n} holds ${count} items in a block of ${cap}`);
+    leafSlots += cap;
     if (cap > 0) {
       if (start < 0 || start + cap > t.poolTop) fail(`leaf ${n} block ${start}+${cap} outside the pool`);
       for (let s = start; s < start + cap; s++) {
@@ -109,6 +115,13 @@ export function checkInvariants(tree: PointQuadtree): void {
         fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${minX},${minY},${maxX},${maxY}]`);
     }
     items += count;
+  }
+  if (leafSlots !== t.liveSlots) fail(`leaves own ${leafSlots} slots but liveSlots is ${t.liveSlots}`);
+  // Freed node groups: never reachable from the root, and the list ends.
+  let guard = 0;
+  for (let g = t.freeGroup; g >= 0; g = t.nodeChild[g]) {
+    if (++guard > t.nodeTop) fail('the free node-group list loops');
+    for (let k = g; k < g + 4; k++) if (seenNode[k]) fail(`node ${k} is both free and in the tree`);
   }
   if (items !== t.size) fail(`leaves hold ${items} items but size is ${t.size}`);
   if (t.nodeCount[0] !== t.size) fail(`root counts ${t.nodeCount[0]} but size is ${t.size}`);

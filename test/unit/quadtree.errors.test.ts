@@ -34,6 +34,7 @@ function throwsAndKeeps(bad: (t: PointQuadtree) => unknown, type: ErrorConstruct
     thrown = e;
   }
   expect(thrown).toBeInstanceOf(type);
+  expect((thrown as Error).constructor).toBe(type); // exactly this type: Error is not a RangeError
   expect((thrown as Error).message).toMatch(/^PointQuadtree/);
   expect((thrown as Error).message).toMatch(message);
   checkInvariants(tree);
@@ -68,6 +69,8 @@ describe('bad input: a clear error and nothing changed', () => {
     ['move so far out the root would overflow', (t) => t.move(3, -1.7e308, 1), RangeError, /cannot grow/],
     ['remove with a fractional id', (t) => t.remove(0.5), RangeError, /got 0.5/],
     ['remove with a negative id', (t) => t.remove(-1), RangeError, /got -1/],
+    ['remove above MAX_ID', (t) => t.remove(PointQuadtree.MAX_ID + 1), RangeError, /33554431/],
+    ['move above MAX_ID', (t) => t.move(PointQuadtree.MAX_ID + 1, 1, 1), RangeError, /33554431/],
     [
       'queryCircle with a negative radius',
       (t) => t.queryCircle(1, 1, -3),
@@ -123,26 +126,34 @@ describe('bad input: a clear error and nothing changed', () => {
 });
 
 describe('bad options: RangeError from the constructor', () => {
-  const bad: [string, unknown][] = [
-    ['no options', undefined],
-    ['no bounds', {}],
-    ['NaN bounds', { bounds: { ...bounds, minX: Number.NaN } }],
-    ['infinite bounds', { bounds: { ...bounds, maxY: Infinity } }],
-    ['empty bounds (zero width)', { bounds: { minX: 0, minY: 0, maxX: 0, maxY: 10 } }],
-    ['inverted bounds', { bounds: { minX: 0, minY: 10, maxX: 10, maxY: 0 } }],
-    ['bounds too large to measure', { bounds: { minX: -1.7e308, minY: 0, maxX: 1.7e308, maxY: 1 } }],
-    ['maxItems 0', { bounds, maxItems: 0 }],
-    ['maxItems 2.5', { bounds, maxItems: 2.5 }],
-    ['maxItems NaN', { bounds, maxItems: Number.NaN }],
-    ['minSize 0', { bounds, minSize: 0 }],
-    ['minSize -1', { bounds, minSize: -1 }],
-    ['minSize Infinity', { bounds, minSize: Infinity }],
-    ['minSize NaN', { bounds, minSize: Number.NaN }],
+  const bad: [string, unknown, RegExp][] = [
+    ['no options', undefined, /^PointQuadtree: options must be an object/],
+    ['no bounds', {}, /^PointQuadtree: bounds must be \{minX, minY, maxX, maxY\}/],
+    [
+      'NaN bounds',
+      { bounds: { ...bounds, minX: Number.NaN } },
+      /bounds.minX must be a finite number, got NaN/,
+    ],
+    ['infinite bounds', { bounds: { ...bounds, maxY: Infinity } }, /bounds.maxY must be .* got Infinity/],
+    ['empty bounds (zero width)', { bounds: { minX: 0, minY: 0, maxX: 0, maxY: 10 } }, /must not be empty/],
+    ['inverted bounds', { bounds: { minX: 0, minY: 10, maxX: 10, maxY: 0 } }, /must not be empty/],
+    [
+      'bounds too large to measure',
+      { bounds: { minX: -1.7e308, minY: 0, maxX: 1.7e308, maxY: 1 } },
+      /too large/,
+    ],
+    ['maxItems 0', { bounds, maxItems: 0 }, /maxItems must be an integer from 1 .* got 0/],
+    ['maxItems 2.5', { bounds, maxItems: 2.5 }, /maxItems .* got 2.5/],
+    ['maxItems NaN', { bounds, maxItems: Number.NaN }, /maxItems .* got NaN/],
+    ['minSize 0', { bounds, minSize: 0 }, /minSize must be a finite number > 0, got 0/],
+    ['minSize -1', { bounds, minSize: -1 }, /minSize .* got -1/],
+    ['minSize Infinity', { bounds, minSize: Infinity }, /minSize .* got Infinity/],
+    ['minSize NaN', { bounds, minSize: Number.NaN }, /minSize .* got NaN/],
   ];
-  for (const [name, options] of bad) {
+  for (const [name, options, message] of bad) {
     it(`${name}`, () => {
       expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(RangeError);
-      expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(/^PointQuadtree: /);
+      expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(message);
     });
   }
 

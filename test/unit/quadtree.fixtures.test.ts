@@ -195,12 +195,18 @@ describe('structural rules', () => {
 
   it('a move inside the leaf rewrites coordinates only', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    const internals = tree as unknown as { idSlot: Int32Array; idLeaf: Int32Array };
     tree.insert(0, 1, 1);
     tree.insert(1, 12, 12);
     const v = tree.version;
+    const slot = internals.idSlot[0];
+    const leaf = internals.idLeaf[0];
     tree.move(0, 2, 2);
     tree.move(0, 7.999, 0);
     expect(tree.version).toBe(v);
+    // Same slot and leaf: nothing was unlinked or relinked.
+    expect(internals.idSlot[0]).toBe(slot);
+    expect(internals.idLeaf[0]).toBe(leaf);
     expect(tree.queryCircle(7.999, 0, 0)).toEqual([0]);
     tree.move(0, 8, 0); // onto the split line: a different leaf
     expect(tree.version).toBe(v);
@@ -225,6 +231,32 @@ describe('structural rules', () => {
     }
     checkInvariants(tree);
     expect(internals.slotId.length).toBeLessThan(4 * 1000);
+  });
+
+  it('the typed query twins throw only when the answer itself does not fit', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 8, minSize: 1 });
+    for (let i = 0; i < 5; i++) tree.insert(i, i, i); // one leaf of 5
+    const one = new Int32Array(1);
+    expect(tree.queryCircleInto(0, 0, 0.5, one)).toBe(1);
+    expect(one[0]).toBe(0);
+    expect(tree.queryRectInto(0, 0, 0, 0, one)).toBe(1);
+    expect(() => tree.queryCircleInto(0, 0, 1.5, one)).toThrow(/too small/);
+    const two = new Uint32Array(2);
+    expect(tree.queryRectInto(0, 0, 1, 1, two)).toBe(2);
+    expect(() => tree.queryRectInto(0, 0, 16, 16, two)).toThrow(RangeError);
+  });
+
+  it('growing the root leaves lastQuery as the last query set it', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 16, 5); // on the far edge
+    tree.insert(1, 2, 2);
+    tree.insert(2, 3, 12);
+    tree.queryCircle(2, 2, 0);
+    const before = { ...tree.lastQuery };
+    tree.insert(3, 50, 50); // grows past the far edge, probing it for items to re-file
+    checkInvariants(tree);
+    expect(tree.lastQuery).toEqual(before);
+    expect(tree.queryRect(16, 5, 16, 5)).toEqual([0]);
   });
 
   it('works on id 0 and reports has / size', () => {

@@ -66,6 +66,12 @@ describe('PointQuadtree fuzz against brute force', () => {
           // Insert, sometimes a little outside the root so it grows.
           let [x, y] = point();
           if (rnd() < 0.02) [x, y] = [x * 1.5 - 20, y * 1.5 - 20];
+          if (rnd() < 0.002) {
+            // Now and then start over: clear() must leave a tree as good as new.
+            tree.clear();
+            oracle.points.clear();
+            expect(tree.bounds).toEqual(c.options.bounds);
+          }
           if (tree.has(id)) {
             expect(() => tree.insert(id, x, y), where).toThrow(Error);
           } else {
@@ -76,9 +82,15 @@ describe('PointQuadtree fuzz against brute force', () => {
           expect(tree.remove(id), where).toBe(oracle.remove(id));
         } else if (op < 0.65) {
           if (!tree.has(id)) continue;
-          // Small steps (mostly inside the leaf) and long jumps.
+          // Small steps (mostly inside the leaf), long jumps, and now and then out past the root.
           const p = oracle.points.get(id)!;
-          const [x, y] = rnd() < 0.7 ? [p.x + (rnd() - 0.5) * 2, p.y + (rnd() - 0.5) * 2] : point();
+          const a = rnd();
+          const [x, y] =
+            a < 0.7
+              ? [p.x + (rnd() - 0.5) * 2, p.y + (rnd() - 0.5) * 2]
+              : a < 0.98
+                ? point()
+                : [p.x * 2 + 30, p.y * -1.5 - 10];
           tree.move(id, x, y);
           oracle.move(id, x, y);
         } else if (op < 0.8) {
@@ -159,12 +171,20 @@ describe('PointQuadtree.from against brute force', () => {
         const r = rnd() * 20;
         expect(sorted(bulk.queryCircle(x, y, r))).toEqual(oracle.circle(x, y, r));
       }
-      // A bulk-built tree keeps working dynamically.
+      // A bulk-built tree keeps working dynamically: moves, removes and inserts.
       for (let i = 0; i < 2000; i++) {
         const id = ids[Math.floor(rnd() * n)];
         const [x, y] = point();
-        bulk.move(id, x, y);
-        oracle.move(id, x, y);
+        if (!bulk.has(id)) {
+          bulk.insert(id, x, y);
+          oracle.insert(id, x, y);
+        } else if (rnd() < 0.3) {
+          expect(bulk.remove(id)).toBe(oracle.remove(id));
+        } else {
+          bulk.move(id, x, y);
+          oracle.move(id, x, y);
+        }
+        if (i % 100 === 0) checkInvariants(bulk);
       }
       checkInvariants(bulk);
       for (let q = 0; q < 300; q++) {
