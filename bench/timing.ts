@@ -67,27 +67,56 @@ export function median(values: readonly number[]): number {
 
 /** Times `run` (one unit of work; it returns a number for the sink). */
 export function measure(run: () => number, opts: TimingOptions): Timing {
-  gc();
-  let t0 = performance.now();
-  const first = run();
-  const once = performance.now() - t0;
-  sink(first);
-  opts.checkFirst?.(first);
-  const reps = Math.max(1, Math.ceil(opts.minSampleMs / Math.max(once, 1e-3)));
-  const slow = once > 250 && opts.slowSamples !== undefined;
-  for (let w = 1; w < (slow ? 1 : opts.warmup); w++) {
-    for (let k = 0; k < reps; k++) sink(run());
+  return measureMany([{ run, checkFirst: opts.checkFirst }], opts)[0];
+}
+
+/** One contender's unit of work for {@link measureMany}. */
+export interface Job {
+  readonly run: () => number;
+  /** Called with the first run's result (a checker of the timed path's answer). */
+  readonly checkFirst?: (result: number) => void;
+}
+
+interface Plan {
+  readonly job: Job;
+  readonly reps: number;
+  readonly count: number;
+  readonly samples: number[];
+}
+
+/**
+ * Times several jobs with their samples interleaved (round s times sample s of every job), so a burst of
+ * load from elsewhere on the machine hits every contender of a comparison alike instead of one of them.
+ * Each job is calibrated and warmed up on its own first.
+ */
+export function measureMany(jobs: readonly Job[], opts: TimingOptions): Timing[] {
+  const plans: Plan[] = jobs.map((job) => {
+    gc();
+    const t0 = performance.now();
+    const first = job.run();
+    const once = performance.now() - t0;
+    sink(first);
+    job.checkFirst?.(first);
+    const reps = Math.max(1, Math.ceil(opts.minSampleMs / Math.max(once, 1e-3)));
+    const slow = once > 250 && opts.slowSamples !== undefined;
+    for (let w = 1; w < (slow ? 1 : opts.warmup); w++) {
+      for (let k = 0; k < reps; k++) sink(job.run());
+    }
+    let count = opts.samples;
+    if (slow) count = Math.min(count, opts.slowSamples ?? count, once > 1500 ? 3 : count);
+    return { job, reps, count, samples: [] };
+  });
+  const rounds = Math.max(...plans.map((p) => p.count));
+  for (let s = 0; s < rounds; s++) {
+    for (const p of plans) {
+      if (s >= p.count) continue;
+      if (opts.gcEachSample) gc();
+      let acc = 0;
+      const t0 = performance.now();
+      for (let k = 0; k < p.reps; k++) acc += p.job.run();
+      p.samples.push((performance.now() - t0) / p.reps);
+      sink(acc);
+    }
   }
-  let count = opts.samples;
-  if (slow) count = Math.min(count, opts.slowSamples ?? count, once > 1500 ? 3 : count);
-  const samples: number[] = [];
-  for (let s = 0; s < count; s++) {
-    if (opts.gcEachSample) gc();
-    let acc = 0;
-    t0 = performance.now();
-    for (let k = 0; k < reps; k++) acc += run();
-    samples.push((performance.now() - t0) / reps);
-    sink(acc);
-  }
-  return { median: median(samples), samples, reps };
+  return plans.map((p) => ({ median: median(p.samples), samples: p.samples, reps: p.reps }));
 }

@@ -16,7 +16,7 @@ import {
   type Points,
 } from './data';
 import { buildTree, type OursConfig } from './ours';
-import { gc, keep, measure, sink, type TimingOptions } from './timing';
+import { gc, type Job, keep, measure, measureMany, sink, type TimingOptions } from './timing';
 import { type CheckSite, Expectation } from './verify';
 
 export type WorkloadId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'memory' | 'alloc';
@@ -166,15 +166,20 @@ export function runW2(ctx: Context, entries: readonly Entry[]): void {
       const built = entries.map((e) => e.c.build(p));
       for (const r of [10, 50]) {
         const exp = new Expectation(site(`W2 r=${r}`, kind, n), p.xs, p.ys, n, cx, cy, W2_CENTRES, r);
-        entries.forEach((e, k) => {
+        ctx.progress(`W2 ${kind} N=${n} r=${r}: ${entries.length} contenders, interleaved`);
+        const jobs: Job[] = entries.map((e, k) => {
           const label = rowLabel({ contender: e.c.name, variant: e.variant });
-          ctx.progress(`W2 ${kind} N=${n} r=${r} ${label}`);
           exp.check(built[k], label);
-          const t = measure(() => built[k].queryCentres(cx, cy, 0, W2_CENTRES, r), {
-            ...ctx.plan.timing,
+          return {
+            run: () => built[k].queryCentres(cx, cy, 0, W2_CENTRES, r),
             checkFirst: (total) => exp.checkTotal(total, 1, label),
-          });
-          ctx.rows.push(row('W2', kind, n, `r=${r}`, e, (t.median * 1e6) / W2_CENTRES, 'ns/query', false));
+          };
+        });
+        const times = measureMany(jobs, ctx.plan.timing);
+        entries.forEach((e, k) => {
+          ctx.rows.push(
+            row('W2', kind, n, `r=${r}`, e, (times[k].median * 1e6) / W2_CENTRES, 'ns/query', false),
+          );
         });
       }
     }
@@ -190,18 +195,22 @@ export function runW3(ctx: Context, entries: readonly Entry[]): void {
     for (const n of ctx.plan.sizes.W3) {
       const p = points(kind, n);
       const exp = new Expectation(site('W3 r=10', kind, n), p.xs, p.ys, n, p.xs, p.ys, n, r);
-      for (const e of entries) {
+      const strides = entries.map((e) => queryStride(ctx, e.c, n));
+      const jobs: Job[] = entries.map((e, k) => {
         const label = rowLabel({ contender: e.c.name, variant: e.variant });
-        ctx.progress(`W3 ${kind} N=${n} ${label}`);
+        ctx.progress(`W3 ${kind} N=${n} ${label}: check`);
         const built = e.c.build(p);
-        const stride = queryStride(ctx, e.c, n);
-        exp.check(built, label, stride);
-        const t = measure(() => built.queryPoints(p.xs, p.ys, n, stride, r), {
-          ...ctx.plan.timing,
-          checkFirst: (total) => exp.checkTotal(total, stride, label),
-        });
-        ctx.rows.push(row('W3', kind, n, 'r=10', e, t.median * stride, 'ms', stride > 1));
-      }
+        exp.check(built, label, strides[k]);
+        return {
+          run: () => built.queryPoints(p.xs, p.ys, n, strides[k], r),
+          checkFirst: (total) => exp.checkTotal(total, strides[k], label),
+        };
+      });
+      ctx.progress(`W3 ${kind} N=${n}: ${entries.length} contenders, interleaved`);
+      const times = measureMany(jobs, ctx.plan.timing);
+      entries.forEach((e, k) => {
+        ctx.rows.push(row('W3', kind, n, 'r=10', e, times[k].median * strides[k], 'ms', strides[k] > 1));
+      });
     }
   }
 }
@@ -265,26 +274,42 @@ export function runW4(ctx: Context, entries: readonly Entry[]): void {
     for (const n of ctx.plan.sizes.W4) {
       const p = points(kind, n);
       const steps = makeSteps(kind, n);
-      const best = new Map<string, number>();
-      for (const { e, mode } of updateModes(entries)) {
+      const pairs = updateModes(entries);
+      const setups = pairs.map(({ e, mode }) => {
         const label = `${e.c.name} (${mode})`;
-        ctx.progress(`W4 ${kind} N=${n} ${label}`);
+        ctx.progress(`W4 ${kind} N=${n} ${label}: check`);
         const s = setupFrames(p, e.c, mode, steps);
         for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
         checkFrameState(label, 'W4', s.state, s.built);
-        const t = measure(() => {
-          advance(s);
-          const q = s.frame % W2_CENTRES;
-          return s.built.queryCentres(cx, cy, q, q + 1, 50);
-        }, ctx.plan.timing);
-        checkFrameState(label, 'W4 (after the timed frames)', s.state, s.built);
-        ctx.rows.push(row('W4', kind, n, 'r=50', { c: e.c, variant: mode }, t.median, 'ms/frame', false));
+        return s;
+      });
+      ctx.progress(`W4 ${kind} N=${n}: ${pairs.length} contenders, interleaved`);
+      const times = measureMany(
+        setups.map((s) => ({
+          run: () => {
+            advance(s);
+            const q = s.frame % W2_CENTRES;
+            return s.built.queryCentres(cx, cy, q, q + 1, 50);
+          },
+        })),
+        ctx.plan.timing,
+      );
+      const best = new Map<string, number>();
+      pairs.forEach(({ e, mode }, k) => {
+        checkFrameState(
+          `${e.c.name} (${mode})`,
+          'W4 (after the timed frames)',
+          setups[k].state,
+          setups[k].built,
+        );
+        const t = times[k].median;
+        ctx.rows.push(row('W4', kind, n, 'r=50', { c: e.c, variant: mode }, t, 'ms/frame', false));
         const key = `${e.c.name}|${kind}|${n}`;
-        if (!best.has(key) || t.median < (best.get(key) ?? Infinity)) {
-          best.set(key, t.median);
+        if (!best.has(key) || t < (best.get(key) ?? Infinity)) {
+          best.set(key, t);
           fastestMode.set(key, mode);
         }
-      }
+      });
     }
   }
 }
@@ -296,38 +321,53 @@ export function runW5(ctx: Context, entries: readonly Entry[]): void {
     for (const n of ctx.plan.sizes.W5) {
       const p = points(kind, n);
       const steps = makeSteps(kind, n);
-      for (const { e, mode } of updateModes(entries)) {
-        // the faster of rebuild and remove+insert, as measured by W4 (both when W4 did not run)
+      // the faster of rebuild and remove+insert, as measured by W4 (both when W4 did not run)
+      const pairs = updateModes(entries).filter(({ e, mode }) => {
         const fastest = fastestMode.get(`${e.c.name}|${kind}|${n}`);
-        if (fastest !== undefined && fastest !== mode) continue;
-        const variant = e.variant ? `${mode}, ${e.variant}` : mode;
-        const label = `${e.c.name} (${variant})`;
-        ctx.progress(`W5 ${kind} N=${n} ${label}`);
+        return fastest === undefined || fastest === mode;
+      });
+      const labels = pairs.map(
+        ({ e, mode }) => `${e.c.name} (${e.variant ? `${mode}, ${e.variant}` : mode})`,
+      );
+      const strides = pairs.map(({ e }) => queryStride(ctx, e.c, n));
+      const setups = pairs.map(({ e, mode }, k) => {
+        ctx.progress(`W5 ${kind} N=${n} ${labels[k]}: check`);
         const s = setupFrames(p, e.c, mode, steps);
         for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
-        checkFrameState(label, 'W5', s.state, s.built);
-        const stride = queryStride(ctx, e.c, n);
-        let value: number;
-        if (stride === 1) {
-          value = measure(() => {
-            advance(s);
-            return s.built.queryPoints(s.state.xs, s.state.ys, n, 1, r);
-          }, ctx.plan.timing).median;
+        checkFrameState(labels[k], 'W5', s.state, s.built);
+        return s;
+      });
+      // a frame in full; sampled contenders: the moves in full, the scans on every stride-th point (scaled up)
+      const jobs: Job[] = [];
+      setups.forEach((s, k) => {
+        if (strides[k] === 1) {
+          jobs.push({
+            run: () => {
+              advance(s);
+              return s.built.queryPoints(s.state.xs, s.state.ys, n, 1, r);
+            },
+          });
         } else {
-          // sampled contenders: the moves are timed in full, the scans on every stride-th point (scaled up)
-          const moves = measure(() => {
-            advance(s);
-            return 1;
-          }, ctx.plan.timing).median;
-          const scans = measure(
-            () => s.built.queryPoints(s.state.xs, s.state.ys, n, stride, r),
-            ctx.plan.timing,
-          );
-          value = moves + scans.median * stride;
+          jobs.push({
+            run: () => {
+              advance(s);
+              return 1;
+            },
+          });
+          jobs.push({ run: () => s.built.queryPoints(s.state.xs, s.state.ys, n, strides[k], r) });
         }
-        checkFrameState(label, 'W5 (after the timed frames)', s.state, s.built);
-        ctx.rows.push(row('W5', kind, n, 'r=10', { c: e.c, variant }, value, 'ms/frame', stride > 1));
-      }
+      });
+      ctx.progress(`W5 ${kind} N=${n}: ${pairs.length} contenders, interleaved`);
+      const times = measureMany(jobs, ctx.plan.timing);
+      let j = 0;
+      pairs.forEach(({ e, mode }, k) => {
+        const s = setups[k];
+        let value = times[j++].median;
+        if (strides[k] > 1) value += times[j++].median * strides[k];
+        checkFrameState(labels[k], 'W5 (after the timed frames)', s.state, s.built);
+        const variant = e.variant ? `${mode}, ${e.variant}` : mode;
+        ctx.rows.push(row('W5', kind, n, 'r=10', { c: e.c, variant }, value, 'ms/frame', strides[k] > 1));
+      });
     }
   }
 }
