@@ -87,7 +87,8 @@ interface Plan {
 /**
  * Times several jobs with their samples interleaved (round s times sample s of every job), so a burst of
  * load from elsewhere on the machine hits every contender of a comparison alike instead of one of them.
- * Each job is calibrated and warmed up on its own first.
+ * Each job is calibrated and warmed up on its own first, and re-warmed by one untimed run before each
+ * sample.
  */
 export function measureMany(jobs: readonly Job[], opts: TimingOptions): Timing[] {
   const plans: Plan[] = jobs.map((job) => {
@@ -111,6 +112,9 @@ export function measureMany(jobs: readonly Job[], opts: TimingOptions): Timing[]
     for (const p of plans) {
       if (s >= p.count) continue;
       if (opts.gcEachSample) gc();
+      // one untimed run first: the jobs before it have pushed this one's data out of the caches, which a
+      // job run back to back (a game's index, frame after frame) would not see (a slow job amortises it)
+      if (p.reps > 1) sink(p.job.run());
       let acc = 0;
       const t0 = performance.now();
       for (let k = 0; k < p.reps; k++) acc += p.job.run();
