@@ -3,6 +3,7 @@
  * lil-gui panel like a person, and read the scene back through `window.quadtreeDemo`.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { DemoState } from '../../src/hook';
 
 /** A modest viewport: SwiftShader renders on the CPU. */
@@ -114,6 +115,14 @@ export function scanCircle(positions: ArrayLike<number>, cx: number, cz: number,
  * One consistent snapshot (all read in the same page task, so in the same frame): state, positions as a
  * plain array, and every enemy's colour.
  */
+/** Reads the scene and checks that `found` is exactly a brute-force scan of the enemy positions. */
+export async function expectFoundIsBruteForce(page: Page) {
+  const snap = await snapshot(page);
+  const { state, positions } = snap;
+  expect(state.found).toEqual(scanCircle(positions, state.player.x, state.player.z, state.radius));
+  return snap;
+}
+
 export async function snapshot(
   page: Page,
 ): Promise<{ state: DemoState; positions: number[]; colors: string[] }> {

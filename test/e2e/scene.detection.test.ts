@@ -4,11 +4,10 @@ import { launchBrowser } from './browser';
 import {
   clickCheckbox,
   controller,
+  expectFoundIsBruteForce,
   getState,
   holdKeys,
   openScene,
-  scanCircle,
-  snapshot,
   typeNumber,
   waitFrames,
 } from './helpers';
@@ -26,8 +25,7 @@ afterAll(async () => {
 
 /** found == brute force over enemyPositions(), and exactly the found enemies wear the detected colour. */
 async function expectConsistent(page: Page) {
-  const { state, positions, colors } = await snapshot(page);
-  expect(state.found).toEqual(scanCircle(positions, state.player.x, state.player.z, state.radius));
+  const { state, positions, colors } = await expectFoundIsBruteForce(page);
   const found = new Set(state.found);
   const inRect = new Set(state.rectFound);
   const detected = colors.flatMap((c, i) => (c === state.colors.detected ? [i] : []));

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LIMITS } from '../../src/settings';
 import { launchBrowser } from './browser';
@@ -7,6 +7,7 @@ import {
   clickCheckbox,
   clickSlider,
   controller,
+  expectFoundIsBruteForce,
   getState,
   openScene,
   scanCircle,
@@ -26,22 +27,16 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function expectFoundIsBruteForce(page: Page) {
-  const { state, positions } = await snapshot(page);
-  expect(state.found).toEqual(scanCircle(positions, state.player.x, state.player.z, state.radius));
-  return state;
-}
-
 describe('the lil-gui panel', () => {
   it('detect radius slider: a bigger radius finds a superset, a smaller one a subset', async () => {
     const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=3');
-    const s0 = await expectFoundIsBruteForce(page);
+    const s0 = (await expectFoundIsBruteForce(page)).state;
     expect(s0.radius).toBe(15);
     const { min, max } = LIMITS.radius;
 
     await clickSlider(page, 'detect radius', 30, min, max);
     await waitFrames(page, 2);
-    const big = await expectFoundIsBruteForce(page);
+    const big = (await expectFoundIsBruteForce(page)).state;
     expect(big.radius).toBeGreaterThan(28);
     expect(big.radius).toBeLessThan(32);
     expect(big.found.length).toBeGreaterThan(s0.found.length);
@@ -50,7 +45,7 @@ describe('the lil-gui panel', () => {
 
     await clickSlider(page, 'detect radius', 6, min, max);
     await waitFrames(page, 2);
-    const small = await expectFoundIsBruteForce(page);
+    const small = (await expectFoundIsBruteForce(page)).state;
     expect(small.radius).toBeLessThan(8);
     expect(small.found.length).toBeLessThan(s0.found.length);
     expect(small.found.every((id) => s0.found.includes(id))).toBe(true);
@@ -60,18 +55,18 @@ describe('the lil-gui panel', () => {
 
   it('minSize and maxItems sliders rebuild the tree: smaller minSize, more nodes; same answer', async () => {
     const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=4&distribution=clustered');
-    const s0 = await expectFoundIsBruteForce(page);
+    const s0 = (await expectFoundIsBruteForce(page)).state;
     const { min, max } = LIMITS.minSize;
 
     await clickSlider(page, 'minSize', 40, min, max);
     await waitFrames(page, 2);
-    const coarse = await expectFoundIsBruteForce(page);
+    const coarse = (await expectFoundIsBruteForce(page)).state;
     expect(coarse.minSize).toBeGreaterThan(35);
     expect(coarse.found).toEqual(s0.found);
 
     await clickSlider(page, 'minSize', 3, min, max);
     await waitFrames(page, 2);
-    const fine = await expectFoundIsBruteForce(page);
+    const fine = (await expectFoundIsBruteForce(page)).state;
     expect(fine.minSize).toBeLessThan(5);
     expect(fine.tree.nodes).toBeGreaterThan(coarse.tree.nodes);
     expect(fine.found).toEqual(s0.found);
@@ -79,7 +74,7 @@ describe('the lil-gui panel', () => {
     const m = LIMITS.maxItems;
     await clickSlider(page, 'maxItems', 60, m.min, m.max);
     await waitFrames(page, 2);
-    const roomy = await expectFoundIsBruteForce(page);
+    const roomy = (await expectFoundIsBruteForce(page)).state;
     expect(roomy.maxItems).toBeGreaterThan(50);
     expect(roomy.tree.nodes).toBeLessThan(fine.tree.nodes);
     expect(roomy.found).toEqual(s0.found);
@@ -141,7 +136,7 @@ describe('the lil-gui panel', () => {
 
     await typeNumber(page, 'enemies', 300);
     await waitFrames(page, 2);
-    const fewer = await expectFoundIsBruteForce(page);
+    const fewer = (await expectFoundIsBruteForce(page)).state;
     expect(fewer.enemyCount).toBe(300);
     expect(fewer.found.every((id) => id < 300)).toBe(true);
     // Same page: no reload happened.
