@@ -5,6 +5,7 @@
  * query centres and steps. Positions live in two `Float64Array`s (`xs`, `ys`); the id of point `i` is `i`.
  */
 
+import { gaussian, mulberry32 } from '../src/random';
 /** Side of the square world, in world units: points live in [0, WORLD] x [0, WORLD]. */
 export const WORLD = 1000;
 
@@ -30,17 +31,6 @@ export interface Points {
   readonly ids: Int32Array;
 }
 
-/** mulberry32: a tiny, fast, seeded 32-bit PRNG. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A seed that differs per purpose, data kind and size, so data sets are independent of each other. */
 function seedFor(purpose: number, kind: DataKind, n: number): number {
   return (purpose * 0x9e3779b1 + (kind === 'uniform' ? 1 : 2) * 0x85ebca6b + n) >>> 0;
@@ -48,13 +38,6 @@ function seedFor(purpose: number, kind: DataKind, n: number): number {
 
 function clampToWorld(v: number): number {
   return Math.min(Math.max(v, 0), WORLD);
-}
-
-/** Standard normal deviate by Box-Muller (one of the pair; simple beats fast here). */
-function gaussian(rand: () => number): number {
-  const u = 1 - rand(); // (0, 1]: log stays finite
-  const v = rand();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
 /**

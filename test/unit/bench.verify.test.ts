@@ -2,16 +2,9 @@
 // cannot see a wrong answer would time wrong code happily.
 import { describe, expect, it } from 'vitest';
 import type { Built } from '../../bench/contender';
-import {
-  applySteps,
-  makeCentres,
-  makePoints,
-  makeSteps,
-  mulberry32,
-  STEP_FRAMES,
-  WORLD,
-} from '../../bench/data';
+import { applySteps, makeCentres, makePoints, makeSteps, STEP_FRAMES, WORLD } from '../../bench/data';
 import { bruteCircle, Expectation, Mismatch } from '../../bench/verify';
+import { mulberry32 } from '../../src/random';
 
 /** A contender that answers by brute force, then lets `tamper` spoil the answer. */
 function fakeIndex(
