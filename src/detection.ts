@@ -31,17 +31,22 @@ const IN_SET = 1;
 const IN_NEXT = 2;
 
 /**
- * A set of enemy ids answered by a query. Fill {@link next} (the query's reusable `out` array), then
- * {@link commit}: members that left and newcomers go to the change list. O(old + new), no allocation.
+ * A set of enemy ids answered by a query. A query writes its answer into {@link next} (with the tree's
+ * allocation-free `queryCircleInto` / `queryRectInto`, or a scan), then {@link commit} makes it the members:
+ * members that left and newcomers go to the change list. O(old + new), no allocation: both arrays are
+ * typed, sized once for every enemy, and swapped on commit.
  */
 export class FoundSet {
-  /** Current members, in the order the query returned them. */
-  ids: number[] = [];
-  /** The next answer: the caller empties it, passes it to the query as `out`, then commits. */
-  next: number[] = [];
+  /** Current members in their first {@link size} entries, in the order the query returned them. */
+  ids: Int32Array;
+  size = 0;
+  /** Where the next answer is written (room for every enemy). */
+  next: Int32Array;
   private readonly flags: Uint8Array;
 
   constructor(capacity: number) {
+    this.ids = new Int32Array(capacity);
+    this.next = new Int32Array(capacity);
     this.flags = new Uint8Array(capacity);
   }
 
@@ -50,41 +55,44 @@ export class FoundSet {
     return (this.flags[id] & IN_SET) !== 0;
   }
 
-  get size(): number {
-    return this.ids.length;
-  }
-
-  /** Make {@link next} the members; ids entering or leaving are added to `changes`. */
-  commit(changes: ChangeList): void {
+  /** Make the first `count` entries of {@link next} the members; ids entering or leaving go to `changes`. */
+  commit(count: number, changes: ChangeList): void {
     const flags = this.flags;
     const next = this.next;
     const old = this.ids;
-    for (let i = 0; i < next.length; i++) flags[next[i]] |= IN_NEXT;
-    for (let i = 0; i < old.length; i++) {
+    for (let i = 0; i < count; i++) flags[next[i]] |= IN_NEXT;
+    for (let i = 0; i < this.size; i++) {
       const id = old[i];
       if ((flags[id] & IN_NEXT) === 0) {
         flags[id] = 0;
         changes.add(id);
       }
     }
-    for (let i = 0; i < next.length; i++) {
+    for (let i = 0; i < count; i++) {
       const id = next[i];
       if ((flags[id] & IN_SET) === 0) changes.add(id);
       flags[id] = IN_SET;
     }
     this.ids = next;
     this.next = old;
-    old.length = 0;
+    this.size = count;
   }
 
   /** Empty the set; former members go to `changes`. */
   clear(changes: ChangeList): void {
-    this.next.length = 0;
-    this.commit(changes);
+    this.commit(0, changes);
+  }
+
+  /** The members as a sorted plain array (for the inspection hook and tests; allocates). */
+  sorted(): number[] {
+    return Array.from(this.ids.subarray(0, this.size)).sort((a, b) => a - b);
   }
 }
 
-/** Brute force: append every id < count with (x - cx)² + (z - cz)² <= r² (same rule as the tree). */
+/**
+ * Brute force: writes every id < count with (x - cx)² + (z - cz)² <= r² (same rule as the tree) into `out`
+ * from index 0; returns how many.
+ */
 export function scanCircle(
   xs: ArrayLike<number>,
   zs: ArrayLike<number>,
@@ -92,18 +100,19 @@ export function scanCircle(
   cx: number,
   cz: number,
   radius: number,
-  out: number[],
-): number[] {
+  out: Int32Array,
+): number {
   const r2 = radius * radius;
+  let n = 0;
   for (let i = 0; i < count; i++) {
     const dx = xs[i] - cx;
     const dz = zs[i] - cz;
-    if (dx * dx + dz * dz <= r2) out.push(i);
+    if (dx * dx + dz * dz <= r2) out[n++] = i;
   }
-  return out;
+  return n;
 }
 
-/** Brute force: append every id < count inside the closed rectangle. */
+/** Brute force: writes every id < count inside the closed rectangle into `out` from index 0; returns how many. */
 export function scanRect(
   xs: ArrayLike<number>,
   zs: ArrayLike<number>,
@@ -112,12 +121,13 @@ export function scanRect(
   minZ: number,
   maxX: number,
   maxZ: number,
-  out: number[],
-): number[] {
+  out: Int32Array,
+): number {
+  let n = 0;
   for (let i = 0; i < count; i++) {
     const x = xs[i];
     const z = zs[i];
-    if (x >= minX && x <= maxX && z >= minZ && z <= maxZ) out.push(i);
+    if (x >= minX && x <= maxX && z >= minZ && z <= maxZ) out[n++] = i;
   }
-  return out;
+  return n;
 }

@@ -53,8 +53,6 @@ declare global {
   }
 }
 
-const ascending = (a: number, b: number) => a - b;
-
 export function createHook(app: App, messages: () => readonly string[]): QuadtreeDemo {
   const scratch = new Color();
   return Object.freeze({
@@ -76,9 +74,9 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
         seed: s.seed,
         showNodes: s.showNodes,
         showVisited: s.showVisited,
-        found: sim.found.ids.slice().sort(ascending),
+        found: sim.found.sorted(),
         rect: sim.rect === null ? null : { ...sim.rect },
-        rectFound: sim.inRect.ids.slice().sort(ascending),
+        rectFound: sim.inRect.sorted(),
         tree: { ...shape, size: sim.tree.size, version: sim.tree.version },
         lastQuery: {
           nodesVisited: sim.lastQuery.nodesVisited,

@@ -4,8 +4,9 @@
  * Free of three.js and the DOM, so the per-frame logic is unit tested in Node.
  *
  * Per frame: {@link Simulation.applySettings} (GUI edits), {@link Simulation.step} (wander, then detect if
- * anything changed). Nothing in `step` allocates: positions are typed arrays, query answers go into the
- * reused `out` arrays of two {@link FoundSet}s, and recolouring is driven by one {@link ChangeList}.
+ * anything changed). Nothing in `step` allocates: positions are typed arrays, query answers are written by
+ * the tree's typed-array queries (`queryCircleInto` / `queryRectInto`) into the buffers of two
+ * {@link FoundSet}s, and recolouring is driven by one {@link ChangeList}.
  */
 
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
@@ -66,7 +67,7 @@ export class Simulation {
   private wanderRandom: Random;
   private batchRandom: Random;
   private dirty = true;
-  private readonly timingOut: number[] = [];
+  private readonly timingOut: Int32Array;
   private readonly rectScratch: Bounds = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private shapeVersion = -1;
   private shapeTree: PointQuadtree | null = null;
@@ -85,6 +86,7 @@ export class Simulation {
     this.ids = new Int32Array(capacity);
     for (let i = 0; i < capacity; i++) this.ids[i] = i;
     this.found = new FoundSet(capacity);
+    this.timingOut = new Int32Array(capacity);
     this.inRect = new FoundSet(capacity);
     this.changes = new ChangeList(capacity);
     this.ground = levelGround(level.width, level.depth);
@@ -299,20 +301,20 @@ export class Simulation {
     this.markMoved(0, this.count);
   }
 
-  /** The player's circle query into `out`, by the tree or by brute force. */
-  private runCircle(out: number[]): void {
+  /** The player's circle query, by the tree or by brute force, written into `out`; returns the count. */
+  private runCircle(out: Int32Array): number {
     const r = this.settings.radius;
-    if (this.settings.bruteForce)
-      scanCircle(this.xs, this.zs, this.count, this.playerX, this.playerZ, r, out);
-    else this.tree.queryCircle(treeX(this.playerX), treeY(this.playerZ), r, out);
+    if (this.settings.bruteForce) {
+      return scanCircle(this.xs, this.zs, this.count, this.playerX, this.playerZ, r, out);
+    }
+    // `out` has room for every enemy, so the typed query never runs out of room.
+    return this.tree.queryCircleInto(treeX(this.playerX), treeY(this.playerZ), r, out);
   }
 
   private detect(): void {
-    const out = this.found.next;
-    out.length = 0;
     const q = this.lastQuery;
     const t0 = performance.now();
-    this.runCircle(out);
+    const found = this.runCircle(this.found.next);
     q.ms = performance.now() - t0;
     if (this.settings.bruteForce) {
       q.nodesVisited = 0;
@@ -321,8 +323,8 @@ export class Simulation {
       q.nodesVisited = this.tree.lastQuery.nodesVisited;
       q.pointsTested = this.tree.lastQuery.pointsTested;
     }
-    q.found = out.length;
-    this.found.commit(this.changes);
+    q.found = found;
+    this.found.commit(found, this.changes);
   }
 
   /**
@@ -335,15 +337,9 @@ export class Simulation {
     let reps = 1;
     for (;;) {
       const t0 = performance.now();
-      for (let k = 0; k < reps; k++) {
-        out.length = 0;
-        this.runCircle(out);
-      }
+      for (let k = 0; k < reps; k++) this.runCircle(out);
       const elapsed = performance.now() - t0;
-      if (elapsed >= budgetMs || reps >= 1 << 16) {
-        out.length = 0;
-        return elapsed / reps;
-      }
+      if (elapsed >= budgetMs || reps >= 1 << 16) return elapsed / reps;
       reps *= elapsed > 0 ? Math.min(16, Math.max(2, Math.ceil((budgetMs / elapsed) * 1.2))) : 16;
     }
   }
@@ -355,14 +351,14 @@ export class Simulation {
       return;
     }
     const out = this.inRect.next;
-    out.length = 0;
+    let found: number;
     if (this.settings.bruteForce) {
-      scanRect(this.xs, this.zs, this.count, rect.minX, rect.minZ, rect.maxX, rect.maxZ, out);
+      found = scanRect(this.xs, this.zs, this.count, rect.minX, rect.minZ, rect.maxX, rect.maxZ, out);
     } else {
       const b = groundRectToTree(rect, this.rectScratch);
-      this.tree.queryRect(b.minX, b.minY, b.maxX, b.maxY, out);
+      found = this.tree.queryRectInto(b.minX, b.minY, b.maxX, b.maxY, out);
     }
-    this.inRect.commit(this.changes);
+    this.inRect.commit(found, this.changes);
   }
 
   private markMoved(from: number, to: number): void {

@@ -26,18 +26,27 @@ class ShadowColors {
   }
 }
 
-function sorted(ids: number[]): number[] {
-  return [...ids].sort((a, b) => a - b);
+/** A brute-force answer as a sorted plain array. */
+function scanned(scan: (out: Int32Array) => number, capacity: number): number[] {
+  const out = new Int32Array(capacity);
+  return Array.from(out.subarray(0, scan(out))).sort((a, b) => a - b);
 }
 
 /** Everything the scene promises after a frame. */
 function expectConsistent(sim: Simulation, shadow: ShadowColors) {
   const s = sim.settings;
-  const found = sorted(sim.found.ids);
-  expect(found).toEqual(scanCircle(sim.xs, sim.zs, sim.count, sim.playerX, sim.playerZ, s.radius, []));
+  const found = sim.found.sorted();
+  expect(found).toEqual(
+    scanned(
+      (out) => scanCircle(sim.xs, sim.zs, sim.count, sim.playerX, sim.playerZ, s.radius, out),
+      sim.count,
+    ),
+  );
   const r = sim.rect;
-  expect(sorted(sim.inRect.ids)).toEqual(
-    r === null ? [] : scanRect(sim.xs, sim.zs, sim.count, r.minX, r.minZ, r.maxX, r.maxZ, []),
+  expect(sim.inRect.sorted()).toEqual(
+    r === null
+      ? []
+      : scanned((out) => scanRect(sim.xs, sim.zs, sim.count, r.minX, r.minZ, r.maxX, r.maxZ, out), sim.count),
   );
   expect(sim.tree.size).toBe(sim.count);
   expect(s.enemies).toBe(sim.count);
@@ -125,11 +134,11 @@ describe('Simulation', () => {
   it('times a query without changing the answer', () => {
     const sim = makeSim({ enemies: 2000 });
     sim.step(0.016, 0, 0);
-    const before = sorted(sim.found.ids);
+    const before = sim.found.sorted();
     const ms = sim.measureQuery(0.2);
-    expect(ms).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(5);
-    expect(sorted(sim.found.ids)).toEqual(before);
+    // A duration, whatever this machine's speed: no wall-clock bound in a unit test.
+    expect(Number.isFinite(ms) && ms >= 0).toBe(true);
+    expect(sim.found.sorted()).toEqual(before);
   });
 
   it('wandering keeps everyone inside a small level and the tree in step', () => {
