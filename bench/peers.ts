@@ -1,6 +1,10 @@
 /**
  * The peers (kdbush, flatbush, rbush, d3-quadtree) and brute force, each used through its fastest
  * documented API. Ids are the point indices 0..n-1 (kdbush and flatbush number items in insertion order).
+ *
+ * Each contender builds its own `queryCentres` / `queryPoints` loops even where they look alike: a loop
+ * shared by several contenders would call several different functions from one call site, and V8 then
+ * stops inlining there, which would slow every contender by an amount that depends on run order.
  */
 import { type QuadtreeInternalNode, type QuadtreeLeaf, quadtree } from 'd3-quadtree';
 import Flatbush from 'flatbush';

@@ -3,8 +3,30 @@
  * lil-gui panel like a person, and read the scene back through `window.quadtreeDemo`.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { DemoState } from '../../src/hook';
+import { launchBrowser } from './browser';
+
+/**
+ * One Chromium for the calling test file: launched before its tests, closed after them. Returns the browser
+ * and the URL the global setup serves the built app on.
+ */
+export function useBrowser(): { browser: () => Browser; baseUrl: string } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    browser: () => {
+      if (browser === undefined) throw new Error('the browser is not launched yet');
+      return browser;
+    },
+    baseUrl: inject('baseUrl'),
+  };
+}
 
 /** A modest viewport: SwiftShader renders on the CPU. */
 export const VIEWPORT = { width: 900, height: 600 };

@@ -1,6 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   clickCheckbox,
   controller,
@@ -9,19 +8,11 @@ import {
   holdKeys,
   openScene,
   typeNumber,
+  useBrowser,
   waitFrames,
 } from './helpers';
 
-const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { browser, baseUrl } = useBrowser();
 
 /** found == brute force over enemyPositions(), and exactly the found enemies wear the detected colour. */
 async function expectConsistent(page: Page) {
@@ -39,7 +30,7 @@ async function expectConsistent(page: Page) {
 
 describe('detection', () => {
   it('moves the player with W and D (and both), and the found set follows it', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=3');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
     const s0 = await expectConsistent(page);
 
     await holdKeys(page, ['KeyW']);
@@ -70,7 +61,7 @@ describe('detection', () => {
 
   it('keeps the player inside the level', async () => {
     // A small level (served in place of camps.json) so the edge is a short run away.
-    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&enemies=300', {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&enemies=300', {
       beforeGoto: async (p) => {
         await p.route('**/levels/camps.json', (route) =>
           route.fulfill({
@@ -99,7 +90,7 @@ describe('detection', () => {
   });
 
   it('gives the same found set in brute-force mode, testing every enemy', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=11&radius=25');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=11&radius=25');
     const tree = await expectConsistent(page);
     expect(tree.state.bruteForce).toBe(false);
     expect(tree.state.lastQuery.pointsTested).toBeLessThan(2000);
@@ -128,7 +119,7 @@ describe('detection', () => {
   });
 
   it('keeps the tree and the found set right while enemies wander', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=5&moving=1&speed=12');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=5&moving=1&speed=12');
     const a = await expectConsistent(page);
     expect(a.state.moving).toBe(true);
     await waitFrames(page, 5);
@@ -144,7 +135,7 @@ describe('detection', () => {
   });
 
   it('adds 100 enemies around a clicked point', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=1000&seed=2');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=1000&seed=2');
     const canvas = await page.locator('canvas#scene').boundingBox();
     await page.mouse.click(canvas!.x + canvas!.width * 0.35, canvas!.y + canvas!.height * 0.6);
     await waitFrames(page, 2);
@@ -163,7 +154,7 @@ describe('detection', () => {
   });
 
   it('runs a rectangle query on Shift+drag and right-drag, in a third colour; Escape clears it', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=8');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=8');
     const box = (await page.locator('canvas#scene').boundingBox())!;
     const drag = async (
       from: [number, number],
@@ -213,7 +204,7 @@ describe('detection', () => {
 
 describe('memory', () => {
   it('keeps GPU objects and the JS heap flat while settings churn and enemies wander', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=9&moving=1&visited=1');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=9&moving=1&visited=1');
     const cdp = await page.context().newCDPSession(page);
     const heap = async () => {
       await cdp.send('HeapProfiler.collectGarbage');

@@ -1,19 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/settings';
-import { launchBrowser } from './browser';
-import { expectFoundIsBruteForce, getState, holdKeys, openScene, waitFrames } from './helpers';
+import { expectFoundIsBruteForce, getState, holdKeys, openScene, useBrowser, waitFrames } from './helpers';
 
-const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { browser, baseUrl } = useBrowser();
 
 async function messageText(page: Page): Promise<string> {
   const box = page.locator('#messages');
@@ -42,7 +32,7 @@ function serveCamps(body: string) {
 describe('bad input shows a message and the scene keeps running', () => {
   it('bad URL parameters: readable message, defaults used', async () => {
     const { page, errors } = await openScene(
-      browser,
+      browser(),
       baseUrl,
       '?enemies=lots&radius=-5&minSize=0&maxItems=2.5&distribution=spiral&moving=maybe&seed=7&frobnicate=1',
     );
@@ -75,7 +65,7 @@ describe('bad input shows a message and the scene keeps running', () => {
   });
 
   it('malformed level file: message, default level', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&enemies=1500', {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&enemies=1500', {
       beforeGoto: serveCamps('{ "size": { "width": 300, '),
     });
     const text = await messageText(page);
@@ -89,7 +79,7 @@ describe('bad input shows a message and the scene keeps running', () => {
   });
 
   it('level file with bad fields: message per field, the good fields kept', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?level=camps', {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps', {
       beforeGoto: serveCamps(
         JSON.stringify({
           size: { width: 300, depth: 'big' },
@@ -112,7 +102,7 @@ describe('bad input shows a message and the scene keeps running', () => {
   });
 
   it('unknown level: message listing the levels, no failed request', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?level=atlantis&enemies=1000');
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=atlantis&enemies=1000');
     const text = await messageText(page);
     expect(text).toContain('Level "atlantis" not found');
     expect(text).toContain('camps');
@@ -123,7 +113,7 @@ describe('bad input shows a message and the scene keeps running', () => {
   });
 
   it('a level preset loads, and URL parameters override it', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&enemies=1200');
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&enemies=1200');
     expect(await page.locator('#messages').isHidden()).toBe(true);
     const s = await getState(page);
     expect(s.level).toMatchObject({ name: 'camps', title: 'Camps', width: 260, depth: 220 });

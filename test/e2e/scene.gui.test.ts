@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/settings';
-import { launchBrowser } from './browser';
 import {
   canvasPixels,
   clickCheckbox,
@@ -13,23 +11,15 @@ import {
   scanCircle,
   snapshot,
   typeNumber,
+  useBrowser,
   waitFrames,
 } from './helpers';
 
-const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { browser, baseUrl } = useBrowser();
 
 describe('the lil-gui panel', () => {
   it('detect radius slider: a bigger radius finds a superset, a smaller one a subset', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=3');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
     const s0 = (await expectFoundIsBruteForce(page)).state;
     expect(s0.radius).toBe(15);
     const { min, max } = LIMITS.radius;
@@ -54,7 +44,11 @@ describe('the lil-gui panel', () => {
   });
 
   it('minSize and maxItems sliders rebuild the tree: smaller minSize, more nodes; same answer', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=4&distribution=clustered');
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?enemies=2000&seed=4&distribution=clustered',
+    );
     const s0 = (await expectFoundIsBruteForce(page)).state;
     const { min, max } = LIMITS.minSize;
 
@@ -83,7 +77,7 @@ describe('the lil-gui panel', () => {
   });
 
   it('show nodes toggles the leaf gizmo; show visited draws the leaves the query reached', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=6');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=6');
     const s0 = await getState(page);
     expect(s0.gizmo.nodesVisible).toBe(true);
     expect(s0.gizmo.nodesDrawn).toBe(s0.tree.leaves);
@@ -117,7 +111,7 @@ describe('the lil-gui panel', () => {
   });
 
   it('enemies box adds and removes enemies without a reload; distribution and seed regenerate', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=1000&seed=7');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=1000&seed=7');
     const s0 = await snapshot(page);
     const marker = await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
@@ -166,11 +160,11 @@ describe('the lil-gui panel', () => {
   });
 
   it('regenerate puts wandering enemies back where the same URL spawns them', async () => {
-    const fresh = await openScene(browser, baseUrl, '?enemies=800&seed=12');
+    const fresh = await openScene(browser(), baseUrl, '?enemies=800&seed=12');
     const spawn = (await snapshot(fresh.page)).positions;
     await fresh.page.close();
 
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=800&seed=12&moving=1&speed=15');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=800&seed=12&moving=1&speed=15');
     await waitFrames(page, 4);
     await clickCheckbox(page, 'moving');
     await waitFrames(page, 1);

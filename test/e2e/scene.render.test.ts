@@ -1,26 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser';
-import { canvasPixels, getState, openScene, scanCircle, snapshot, waitFrames } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { canvasPixels, getState, openScene, scanCircle, snapshot, useBrowser, waitFrames } from './helpers';
 
-const baseUrl = inject('baseUrl');
+const { browser, baseUrl } = useBrowser();
 const root = path.resolve(import.meta.dirname, '../..');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe('the scene renders', () => {
   it('draws a non-blank WebGL canvas with the player, ring, detected enemies and node gizmos, and logs no error', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=2000&seed=3');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
     const s = await getState(page);
     expect(s.enemyCount).toBe(2000);
     expect(s.found.length).toBeGreaterThan(0);
@@ -36,7 +25,7 @@ describe('the scene renders', () => {
   });
 
   it('exposes a read-only quadtreeDemo hook with the documented state', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?enemies=1500&seed=5&radius=20');
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=1500&seed=5&radius=20');
     const s = await getState(page);
     expect(s).toMatchObject({
       player: { x: 0, z: 0 },
@@ -77,7 +66,7 @@ describe('the scene renders', () => {
   it('gives the same scene for the same URL', async () => {
     const query = '?enemies=800&seed=42&distribution=clustered';
     const read = async (q: string) => {
-      const { page } = await openScene(browser, baseUrl, q);
+      const { page } = await openScene(browser(), baseUrl, q);
       const s = await snapshot(page);
       await page.close();
       return s;
@@ -91,7 +80,7 @@ describe('the scene renders', () => {
   });
 
   it('saves a screenshot for the README', async () => {
-    const { page, errors } = await openScene(browser, baseUrl, '?level=camps&visited=1', {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&visited=1', {
       viewport: { width: 1280, height: 720 },
     });
     await waitFrames(page, 20); // let the HUD's smoothed figures settle
