@@ -6,6 +6,7 @@
  *   --quick          reduced sizes and repeats (CI smoke run, well under a minute)
  *   --only W2,W4     run only these parts (W1..W5, memory, alloc)
  *   --maxItems N     the PointQuadtree's maxItems (default DEFAULT_MAX_ITEMS)
+ *   --minSize S      the PointQuadtree's minSize (default DEFAULT_MIN_SIZE)
  *   --sweep          instead of the comparison: ours alone with maxItems 8, 16, 32, 64
  *   --json           print the results as JSON instead of tables (progress still goes to stderr)
  */
@@ -35,7 +36,7 @@ import {
 
 /** maxItems used unless --maxItems says otherwise (the best overall in the sweep; see the README). */
 const DEFAULT_MAX_ITEMS = 32;
-const MIN_SIZE = 1;
+const DEFAULT_MIN_SIZE = 1;
 const SWEEP_MAX_ITEMS = [8, 16, 32, 64];
 const PARTS: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'memory', 'alloc'];
 
@@ -44,12 +45,13 @@ interface Args {
   json: boolean;
   sweep: boolean;
   maxItems: number;
+  minSize: number;
   only: Set<WorkloadId>;
 }
 
 function usage(message: string): never {
   process.stderr.write(
-    `bench: ${message}\nusage: npm run bench -- [--quick] [--only W1,W2,...|memory|alloc] [--maxItems N] [--sweep] [--json]\n`,
+    `bench: ${message}\nusage: npm run bench -- [--quick] [--only W1,W2,...|memory|alloc] [--maxItems N] [--minSize S] [--sweep] [--json]\n`,
   );
   process.exit(2);
 }
@@ -60,6 +62,7 @@ function parseArgs(argv: readonly string[]): Args {
     json: false,
     sweep: false,
     maxItems: DEFAULT_MAX_ITEMS,
+    minSize: DEFAULT_MIN_SIZE,
     only: new Set(PARTS),
   };
   for (let k = 0; k < argv.length; k++) {
@@ -72,6 +75,10 @@ function parseArgs(argv: readonly string[]): Args {
       const m = Number(value());
       if (!Number.isInteger(m) || m < 1) usage('--maxItems must be an integer >= 1');
       args.maxItems = m;
+    } else if (flag === '--minSize' || flag === '--min-size') {
+      const m = Number(value());
+      if (!Number.isFinite(m) || m <= 0) usage('--minSize must be a finite number > 0');
+      args.minSize = m;
     } else if (flag === '--only') {
       const wanted = value()
         .split(',')
@@ -191,12 +198,12 @@ async function runComparison(
   return on('alloc') ? runAlloc(ctx, cfg, typed) : [];
 }
 
-async function runSweep(plan: Plan, progress: (m: string) => void): Promise<Map<number, Row[]>> {
+async function runSweep(plan: Plan, minSize: number, progress: (m: string) => void): Promise<Map<number, Row[]>> {
   const n = plan.quick ? 1e4 : 1e5;
   const sweepPlan: Plan = { ...plan, sizes: { W1: [n], W2: [n], W3: [n], W4: [n], W5: [n] } };
   const out = new Map<number, Row[]>();
   for (const maxItems of SWEEP_MAX_ITEMS) {
-    const cfg = { maxItems, minSize: MIN_SIZE };
+    const cfg = { maxItems, minSize };
     const rows: Row[] = [];
     const ctx: Context = { plan: sweepPlan, rows, progress: (m) => progress(`[maxItems ${maxItems}] ${m}`) };
     const ours: Contender = oursFrom(cfg);
@@ -219,7 +226,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const args = parseArgs(argv);
   const plan = makePlan(args.quick);
-  const cfg: OursConfig = { maxItems: args.maxItems, minSize: MIN_SIZE };
+  const cfg: OursConfig = { maxItems: args.maxItems, minSize: args.minSize };
   const typed = hasTypedQuery();
   const start = performance.now();
   const progress = (m: string) =>
@@ -230,7 +237,7 @@ async function main(): Promise<void> {
 
   print(header(argv, cfg, plan));
   if (args.sweep) {
-    const sweep = await runSweep(plan, progress);
+    const sweep = await runSweep(plan, args.minSize, progress);
     print(sweepTable(sweep));
     if (args.json) process.stdout.write(`${JSON.stringify({ sweep: Object.fromEntries(sweep) }, null, 1)}\n`);
   } else {
