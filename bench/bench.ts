@@ -198,7 +198,11 @@ async function runComparison(
   return on('alloc') ? runAlloc(ctx, cfg, typed) : [];
 }
 
-async function runSweep(plan: Plan, minSize: number, progress: (m: string) => void): Promise<Map<number, Row[]>> {
+async function runSweep(
+  plan: Plan,
+  minSize: number,
+  progress: (m: string) => void,
+): Promise<Map<number, Row[]>> {
   const n = plan.quick ? 1e4 : 1e5;
   const sweepPlan: Plan = { ...plan, sizes: { W1: [n], W2: [n], W3: [n], W4: [n], W5: [n] } };
   const out = new Map<number, Row[]>();

@@ -11,6 +11,9 @@
  *   nodeCount   Int32Array: items in the node's subtree (for a leaf: the items it stores).
  *   nodeStart   Int32Array: leaf only: first slot of its block in the item pool, -1 when it has no block.
  *   nodeCap     Int32Array: leaf only: capacity of that block (0 when none).
+ *   nodeLoose   Float64Array, stride 4: the rectangle a node's items may occupy: its bounds grown by
+ *               `looseness` on every side, clipped to the root. Queries prune with it and move() keeps an
+ *               item in its leaf while it is inside it. With looseness 0 it is the same array as nodeBounds.
  *   groupParent Int32Array, one per group of four: the parent of nodes g..g+3 is groupParent[(g - 1) >> 2]
  *               (groups start at node 1), so a move can walk up to the nearest common ancestor.
  * Items (leaf-only storage) live in a pool of slots; each leaf owns one contiguous block, so a query scans
@@ -104,6 +107,11 @@ export class PointQuadtree {
   readonly maxItems: number;
   /** No node is split into quadrants narrower or shallower than this, in world units. */
   readonly minSize: number;
+  /**
+   * How far (world units) an item may move outside its leaf's rectangle before move() re-files it into
+   * another leaf. 0 (the default) keeps every item inside its leaf's rectangle.
+   */
+  readonly looseness: number;
 
   /** Figures of the last queryCircle / queryRect / nearest. Reused: read it before the next query. */
   readonly lastQuery: QueryStats = { nodesVisited: 0, pointsTested: 0, found: 0 };
@@ -113,6 +121,7 @@ export class PointQuadtree {
   private _version = 0;
 
   private nodeBounds: Float64Array;
+  private nodeLoose: Float64Array;
   private nodeChild: Int32Array;
   private nodeCount: Int32Array;
   private nodeStart: Int32Array;
@@ -160,7 +169,8 @@ export class PointQuadtree {
   /**
    * @param options - root rectangle and split rules; see {@link QuadtreeOptions}.
    * @throws RangeError if the bounds are not finite or empty (`minX >= maxX` or `minY >= maxY`), if
-   *   `maxItems` is not an integer >= 1, or if `minSize` is not a finite number > 0.
+   *   `maxItems` is not an integer >= 1, if `minSize` is not a finite number > 0, or if `looseness` is
+   *   not a finite number >= 0.
    */
   constructor(options: QuadtreeOptions) {
     if (options === null || typeof options !== 'object') {
@@ -200,11 +210,17 @@ export class PointQuadtree {
     if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
       throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
     }
+    const looseness = options.looseness ?? 0;
+    if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
+      throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
+    }
     this.maxItems = maxItems;
     this.minSize = minSize;
+    this.looseness = looseness;
     this.initialBounds = { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY };
 
     this.nodeBounds = new Float64Array(4 * 17);
+    this.nodeLoose = looseness > 0 ? new Float64Array(4 * 17) : this.nodeBounds;
     this.nodeChild = new Int32Array(17);
     this.nodeCount = new Int32Array(17);
     this.nodeStart = new Int32Array(17);
@@ -339,9 +355,10 @@ export class PointQuadtree {
     // Kept small so engines inline it into the caller's loop: no call, no boxed coordinates.
     const slot = id >>> 0 === id && id < this.idSlot.length ? this.idSlot[id] : -1;
     if (slot >= 0 && Number.isFinite(x) && Number.isFinite(y)) {
-      const nb = this.nodeBounds;
+      const nb = this.nodeLoose;
       const b = this.idLeaf[id] << 2;
-      // Still inside the leaf (half-open, except on the root's far edges, which are closed)?
+      // Still inside the leaf's (loose) rectangle (half-open, except on the root's far edges, which are
+      // closed; nodeLoose of the root is the root)?
       if (
         x >= nb[b] &&
         y >= nb[b + 1] &&
@@ -380,23 +397,18 @@ export class PointQuadtree {
     checkId(id);
     if (!this.has(id)) return false;
     if (this.compactDue) this.compactPool();
-    const slot = this.idSlot[id];
-    const x = this.slotXY[slot << 1];
-    const y = this.slotXY[(slot << 1) + 1];
-    const child = this.nodeChild;
+    const leaf = this.idLeaf[id];
     const count = this.nodeCount;
-    const nb = this.nodeBounds;
+    const parent = this.groupParent;
     const maxItems = this.maxItems;
-    let n = 0;
+    // Walk up from the leaf (with looseness > 0 the item need not be where its position would lead).
+    // Counts grow going up, so the last node found at or below maxItems is the topmost to merge.
     let collapseAt = -1;
-    while (child[n] >= 0) {
-      count[n]--;
-      if (collapseAt < 0 && count[n] <= maxItems) collapseAt = n;
-      const c = child[n];
-      const m = (c + 3) << 2;
-      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+    for (let n = leaf; n !== 0; ) {
+      n = parent[(n - 1) >> 2];
+      if (--count[n] <= maxItems) collapseAt = n;
     }
-    this.removeFromLeaf(n, slot);
+    this.removeFromLeaf(leaf, this.idSlot[id]);
     this.idSlot[id] = -1;
     this._size--;
     if (collapseAt >= 0) this.collapse(collapseAt);
@@ -516,7 +528,7 @@ export class PointQuadtree {
       }
       const bestId = this.bestId;
       const bestDist = this.bestDist;
-      const nb = this.nodeBounds;
+      const nb = this.nodeLoose;
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
@@ -668,7 +680,7 @@ export class PointQuadtree {
     if (this._size > 0) {
       const r2 = radius * radius;
       const cap = out.length;
-      const nb = this.nodeBounds;
+      const nb = this.nodeLoose;
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
@@ -736,7 +748,7 @@ export class PointQuadtree {
     let tested = 0;
     if (this._size > 0) {
       const cap = out.length;
-      const nb = this.nodeBounds;
+      const nb = this.nodeLoose;
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
@@ -800,6 +812,7 @@ export class PointQuadtree {
     this.nodeBounds[1] = b.minY;
     this.nodeBounds[2] = b.maxX;
     this.nodeBounds[3] = b.maxY;
+    this.syncLoose();
     this.nodeChild[0] = -1;
     this.nodeCount[0] = 0;
     this.nodeStart[0] = -1;
@@ -852,6 +865,13 @@ export class PointQuadtree {
     const bounds = new Float64Array(cap * 4);
     bounds.set(this.nodeBounds.subarray(0, top * 4));
     this.nodeBounds = bounds;
+    if (this.looseness > 0) {
+      const loose = new Float64Array(cap * 4);
+      loose.set(this.nodeLoose.subarray(0, top * 4));
+      this.nodeLoose = loose;
+    } else {
+      this.nodeLoose = bounds;
+    }
     this.nodeChild = resizeInt32(this.nodeChild, cap, top);
     this.nodeCount = resizeInt32(this.nodeCount, cap, top);
     this.nodeStart = resizeInt32(this.nodeStart, cap, top);
@@ -894,7 +914,30 @@ export class PointQuadtree {
       this.nodeCount[k] = 0;
       this.nodeStart[k] = -1;
       this.nodeCap[k] = 0;
+      if (this.looseness > 0) this.setLoose(k);
     }
+  }
+
+  /** nodeLoose of node `n` (not the root): its bounds grown by looseness, clipped to the root. */
+  private setLoose(n: number): void {
+    const nb = this.nodeBounds;
+    const lb = this.nodeLoose;
+    const l = this.looseness;
+    const b = n << 2;
+    lb[b] = Math.max(nb[b] - l, nb[0]);
+    lb[b + 1] = Math.max(nb[b + 1] - l, nb[1]);
+    lb[b + 2] = Math.min(nb[b + 2] + l, nb[2]);
+    lb[b + 3] = Math.min(nb[b + 3] + l, nb[3]);
+  }
+
+  /** Recomputes nodeLoose of every node (after the root changed). Nothing to do with looseness 0. */
+  private syncLoose(): void {
+    if (this.looseness === 0) return;
+    const lb = this.nodeLoose;
+    const nb = this.nodeBounds;
+    for (let k = 0; k < 4; k++) lb[k] = nb[k];
+    // Free groups get values too; nothing reads them.
+    for (let n = 1; n < this.nodeTop; n++) this.setLoose(n);
   }
 
   /** Allocates a block of at least `n` (>= 1) slots; returns its start and stores its capacity in `blockCap`. */
@@ -1101,6 +1144,7 @@ export class PointQuadtree {
     const y = this.arg[1];
     const leaf = this.idLeaf[id];
     const nb = this.nodeBounds;
+    const lb = this.nodeLoose;
     if (leaf === 0) {
       // Only when the root is a leaf that just grew to cover the point.
       const slot = this.idSlot[id];
@@ -1117,14 +1161,16 @@ export class PointQuadtree {
     let n = leaf;
     let collapseAt = -1;
     for (;;) {
-      // The root covers every point (growFor ran), so this ends at the latest there.
+      // The root covers every point (growFor ran), so this ends at the latest there. Going down from a
+      // node whose loose rectangle holds the point ends in a leaf whose loose rectangle holds it (the
+      // children on the point's side share the node's outer edges).
       const p = parent[(n - 1) >> 2];
       const b = p << 2;
       if (
-        x >= nb[b] &&
-        y >= nb[b + 1] &&
-        (x < nb[b + 2] || (x === nb[b + 2] && x === rootMaxX)) &&
-        (y < nb[b + 3] || (y === nb[b + 3] && y === rootMaxY))
+        x >= lb[b] &&
+        y >= lb[b + 1] &&
+        (x < lb[b + 2] || (x === lb[b + 2] && x === rootMaxX)) &&
+        (y < lb[b + 3] || (y === lb[b + 3] && y === rootMaxY))
       ) {
         n = p;
         break;
@@ -1361,6 +1407,7 @@ export class PointQuadtree {
       }
     }
     this._version++;
+    this.syncLoose();
     if (edgeItems) {
       this.rebuild();
     } else if (this.nodeChild[0] < 0 && this.nodeCount[0] > this.maxItems) {
@@ -1502,6 +1549,7 @@ export class PointQuadtree {
     }
     // The node count is known now: drop the growth headroom (a bulk load is often the final size).
     if (this.nodeChild.length > this.nodeTop + (this.nodeTop >> 3) + 64) this.resizeNodes(this.nodeTop + 64);
+    this.syncLoose();
     this._size = n;
     this._version++;
   }

@@ -4,8 +4,10 @@ import type { PointQuadtree } from './PointQuadtree';
 interface Internals {
   maxItems: number;
   minSize: number;
+  looseness: number;
   size: number;
   nodeBounds: Float64Array;
+  nodeLoose: Float64Array;
   nodeChild: Int32Array;
   nodeCount: Int32Array;
   nodeStart: Int32Array;
@@ -26,7 +28,8 @@ interface Internals {
  * Checks every structural rule of a {@link PointQuadtree} and throws an Error naming the first one broken:
  * leaf-only storage, subtree counts, the split rule (an inner node holds more than maxItems items and was
  * big enough to split; a leaf holds at most maxItems unless it is too small to split), no node below
- * minSize except the root, children tiling their parent, every item inside its leaf's half-open rectangle,
+ * minSize except the root, children tiling their parent, every item inside its leaf's half-open rectangle
+ * (grown by `looseness` and clipped to the root: the leaf's loose rectangle, which must be stored right),
  * the id tables, and pool blocks that never overlap. O(nodes + pool). For tests and debugging.
  */
 export function checkInvariants(tree: PointQuadtree): void {
@@ -35,8 +38,14 @@ export function checkInvariants(tree: PointQuadtree): void {
   const fail = (msg: string): never => {
     throw new Error(`PointQuadtree invariant: ${msg}`);
   };
+  const rootMinX = nb[0];
+  const rootMinY = nb[1];
   const rootMaxX = nb[2];
   const rootMaxY = nb[3];
+  const l = t.looseness;
+  const lb = t.nodeLoose;
+  if (l === 0 && lb !== nb) fail('looseness is 0 but nodeLoose is not nodeBounds');
+  if (l > 0 && lb === nb) fail('looseness is > 0 but nodeLoose is nodeBounds');
   const slotOwner = new Int32Array(t.poolTop).fill(-1);
   let leafSlots = 0;
   const seenNode = new Uint8Array(t.nodeTop);
@@ -56,6 +65,19 @@ export function checkInvariants(tree: PointQuadtree): void {
     if (n !== 0 && (maxX - minX < t.minSize || maxY - minY < t.minSize)) {
       fail(`node ${n} (${maxX - minX} x ${maxY - minY}) is smaller than minSize ${t.minSize}`);
     }
+    const loose =
+      n === 0
+        ? [minX, minY, maxX, maxY]
+        : [
+            Math.max(minX - l, rootMinX),
+            Math.max(minY - l, rootMinY),
+            Math.min(maxX + l, rootMaxX),
+            Math.min(maxY + l, rootMaxY),
+          ];
+    for (let j = 0; j < 4; j++) {
+      if (lb[b + j] !== loose[j]) fail(`node ${n} has loose bounds ${lb.subarray(b, b + 4)}, not ${loose}`);
+    }
+    const [lMinX, lMinY, lMaxX, lMaxY] = loose;
     const mx = minX + (maxX - minX) * 0.5;
     const my = minY + (maxY - minY) * 0.5;
     const splittable =
@@ -109,10 +131,9 @@ export function checkInvariants(tree: PointQuadtree): void {
       if (t.idLeaf[id] !== n) fail(`id ${id} is in leaf ${n} but idLeaf says ${t.idLeaf[id]}`);
       const x = t.slotXY[s << 1];
       const y = t.slotXY[(s << 1) + 1];
-      const inX = x >= minX && (x < maxX || (x === maxX && maxX === rootMaxX));
-      const inY = y >= minY && (y < maxY || (y === maxY && maxY === rootMaxY));
-      if (!inX || !inY)
-        fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${minX},${minY},${maxX},${maxY}]`);
+      const inX = x >= lMinX && (x < lMaxX || (x === lMaxX && lMaxX === rootMaxX));
+      const inY = y >= lMinY && (y < lMaxY || (y === lMaxY && lMaxY === rootMaxY));
+      if (!inX || !inY) fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${loose}] (looseness ${l})`);
     }
     items += count;
   }

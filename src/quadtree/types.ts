@@ -14,6 +14,15 @@ export interface QuadtreeOptions {
   maxItems?: number;
   /** No node is ever split into quadrants narrower or shallower than this. Finite > 0. Default 1. */
   minSize?: number;
+  /**
+   * How far (world units) an item may wander outside its leaf's rectangle before `move` re-files it into
+   * another leaf. Finite >= 0. Default 0: every item stays inside its leaf's rectangle.
+   *
+   * A game that moves every item every frame can set it to a few steps' length: a point then crosses
+   * into another leaf far less often (re-filing is the costly part of `move`), at the price of queries
+   * that must also look this far around each node. Queries stay exact either way.
+   */
+  looseness?: number;
 }
 
 /**

@@ -149,6 +149,10 @@ describe('bad options: RangeError from the constructor', () => {
     ['minSize -1', { bounds, minSize: -1 }, /minSize .* got -1/],
     ['minSize Infinity', { bounds, minSize: Infinity }, /minSize .* got Infinity/],
     ['minSize NaN', { bounds, minSize: Number.NaN }, /minSize .* got NaN/],
+    ['looseness -0.5', { bounds, looseness: -0.5 }, /looseness must be a finite number >= 0, got -0.5/],
+    ['looseness Infinity', { bounds, looseness: Infinity }, /looseness .* got Infinity/],
+    ['looseness NaN', { bounds, looseness: Number.NaN }, /looseness .* got NaN/],
+    ['looseness "2"', { bounds, looseness: '2' }, /looseness .* got "2"/],
   ];
   for (const [name, options, message] of bad) {
     it(`${name}`, () => {
@@ -157,10 +161,11 @@ describe('bad options: RangeError from the constructor', () => {
     });
   }
 
-  it('defaults: maxItems 8, minSize 1', () => {
+  it('defaults: maxItems 8, minSize 1, looseness 0', () => {
     const tree = new PointQuadtree({ bounds });
     expect(tree.maxItems).toBe(8);
     expect(tree.minSize).toBe(1);
+    expect(tree.looseness).toBe(0);
   });
 });
 

@@ -214,6 +214,52 @@ describe('structural rules', () => {
     expect(tree.queryRect(8, 0, 8, 0)).toEqual([0]);
   });
 
+  it('with looseness, a point may stray that far out of its leaf before move() re-files it', () => {
+    // Root 0..16 split once (maxItems 1): leaves are 8 x 8, the split lines are x = 8 and y = 8.
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1, looseness: 2 });
+    const internals = tree as unknown as { idLeaf: Int32Array };
+    tree.insert(0, 1, 1); // NW
+    tree.insert(1, 12, 12); // SE
+    checkInvariants(tree);
+    const v = tree.version;
+    const leafOf0 = internals.idLeaf[0];
+    tree.move(0, 9.5, 1); // 1.5 into NE's rectangle: stays in NW
+    expect(internals.idLeaf[0]).toBe(leafOf0);
+    expect(tree.version).toBe(v);
+    expect(nodes(tree).map((n) => n.count)).toEqual([0, 1, 0, 0, 1]);
+    checkInvariants(tree);
+    // Queries still find it where it is, also from the NE side, and not where it was.
+    expect(tree.queryCircle(10, 1, 0.5)).toEqual([0]);
+    expect(tree.queryCircle(1, 1, 1)).toEqual([]);
+    expect(tree.queryRect(9, 0, 16, 2)).toEqual([0]);
+    expect(tree.queryRect(8.5, 0.5, 9.5, 1)).toEqual([0]);
+    expect(tree.queryRect(0, 0, 9.4, 16)).toEqual([]);
+    expect(tree.nearest(15, 0, 1)).toEqual([0]);
+    // The same move into the SE leaf's rectangle, the other way, and the root's edge: clipped to the root.
+    tree.move(1, 7, 16);
+    expect(internals.idLeaf[1]).not.toBe(leafOf0);
+    expect(tree.queryCircle(7, 16, 0)).toEqual([1]);
+    checkInvariants(tree);
+    // Past the loose edge (8 + 2 = 10): re-filed into NE.
+    tree.move(0, 10, 1);
+    expect(internals.idLeaf[0]).not.toBe(leafOf0);
+    expect(nodes(tree).map((n) => n.count)).toEqual([0, 0, 1, 0, 1]);
+    checkInvariants(tree);
+    // remove finds a strayed item through its leaf, not its position.
+    tree.move(0, 7, 1); // 1 into NW's rectangle: stays in NE
+    expect(nodes(tree).map((n) => n.count)).toEqual([0, 0, 1, 0, 1]);
+    expect(tree.remove(0)).toBe(true);
+    checkInvariants(tree);
+    expect(tree.size).toBe(1);
+    expect(tree.queryRect(0, 0, 16, 16)).toEqual([1]);
+    // Out past the root it still grows the root; loose rectangles follow the new root.
+    tree.insert(2, 2, 2);
+    tree.move(2, -3, 2);
+    expect(tree.bounds.minX).toBeLessThan(-3);
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(-100, -100, 100, 100))).toEqual([1, 2]);
+  });
+
   it('keeps its memory bounded under churn: the item pool is compacted instead of growing for ever', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 4, minSize: 1 });
     const internals = tree as unknown as { slotId: Int32Array };
