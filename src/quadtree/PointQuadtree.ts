@@ -20,8 +20,8 @@
  * memory in order:
  *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
  *   slotId      Int32Array: id in that slot. In a free block, its first slot holds the next free block.
- * Free blocks are kept in per-size-class lists (class c holds 2^c slots); a leaf's block grows by doubling
- * and shrinks when a quarter full. A bulk build gives each leaf a block of exactly its size; freed, such a
+ * Free blocks are kept in per-size-class lists (capacities 1, 2, 3, 4, 6, 8, 12, ...: see classCapacity); a
+ * leaf's block grows by one class (about 1.5x) and shrinks when a quarter full. A bulk build gives each leaf a block of exactly its size; freed, such a
  * block is filed under the class below (the extra slots idle until the pool is next compacted).
  * Per id (ids are dense integers that index these directly):
  *   idSlot      Int32Array: slot of the id, -1 when absent.
@@ -84,9 +84,29 @@ function checkRect(minX: number, minY: number, maxX: number, maxY: number): void
   }
 }
 
-/** Size class (log2 of the capacity) that holds at least `n` slots; n >= 1. */
+/*
+ * Block size classes grow by about 1.5x: capacities 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, ... (class c > 1
+ * holds 2^k or 3 * 2^(k-1) slots). Finer than powers of two, so blocks are ~85% full instead of ~75%.
+ */
+
+/** Slots in a block of size class `c`. */
+export function classCapacity(c: number): number {
+  if (c < 2) return c + 1;
+  return c & 1 ? 1 << ((c + 1) >> 1) : 3 << ((c >> 1) - 1);
+}
+
+/** The smallest size class that holds at least `n` slots; n >= 1. */
 function classFor(n: number): number {
-  return 32 - Math.clz32(n - 1);
+  if (n <= 2) return n - 1;
+  const p = 32 - Math.clz32(n - 1); // 2^(p-1) < n <= 2^p
+  return n <= 3 << (p - 2) ? 2 * p - 2 : 2 * p - 1;
+}
+
+/** The largest size class that fits in `cap` slots (a freed block is filed under it); cap >= 1. */
+function classBelow(cap: number): number {
+  if (cap <= 2) return cap - 1;
+  const q = 31 - Math.clz32(cap); // 2^q <= cap < 2^(q+1)
+  return cap >= 3 << (q - 1) ? 2 * q : 2 * q - 1;
 }
 
 /**
@@ -137,7 +157,7 @@ export class PointQuadtree {
   /** Slots in leaves' blocks (capacity, used or not); the rest below poolTop is in free lists or lost. */
   private liveSlots = 0;
   private compactDue = false;
-  private readonly freeBlocks = new Int32Array(32).fill(-1);
+  private readonly freeBlocks = new Int32Array(64).fill(-1);
 
   private idSlot: Int32Array;
   private idLeaf: Int32Array;
@@ -943,7 +963,7 @@ export class PointQuadtree {
   /** Allocates a block of at least `n` (>= 1) slots; returns its start and stores its capacity in `blockCap`. */
   private allocBlock(n: number): number {
     const c = classFor(n);
-    const cap = 1 << c;
+    const cap = classCapacity(c);
     this.blockCap = cap;
     const head = this.freeBlocks[c];
     if (head >= 0) {
@@ -993,7 +1013,7 @@ export class PointQuadtree {
       if (c < 0) {
         if (count[n] > 0) {
           leaves[nLeaves++] = n;
-          total += 1 << classFor(count[n]);
+          total += classCapacity(classFor(count[n]));
         }
         continue;
       }
@@ -1017,7 +1037,7 @@ export class PointQuadtree {
       const s = this.nodeStart[n];
       const e = s + count[n];
       this.nodeStart[n] = to;
-      this.nodeCap[n] = 1 << classFor(count[n]);
+      this.nodeCap[n] = classCapacity(classFor(count[n]));
       let t = to;
       for (let i = s; i < e; i++, t++) {
         xy[t << 1] = oldXY[i << 1];
@@ -1039,7 +1059,7 @@ export class PointQuadtree {
   private freeBlock(start: number, cap: number): void {
     if (cap <= 0) return;
     this.liveSlots -= cap;
-    const c = 31 - Math.clz32(cap);
+    const c = classBelow(cap);
     this.slotId[start] = this.freeBlocks[c];
     this.freeBlocks[c] = start;
   }

@@ -1,4 +1,4 @@
-import type { PointQuadtree } from './PointQuadtree';
+import { classCapacity, type PointQuadtree } from './PointQuadtree';
 
 /** The storage of a PointQuadtree, as the invariant checker reads it (see the layout in PointQuadtree.ts). */
 interface Internals {
@@ -150,11 +150,11 @@ export function checkInvariants(tree: PointQuadtree): void {
   for (let id = 0; id < t.idSlot.length; id++) if (t.idSlot[id] >= 0) present++;
   if (present !== t.size) fail(`${present} ids are marked present but size is ${t.size}`);
   // Free blocks: inside the pool and never overlapping a leaf's block or each other.
-  for (let c = 0; c < 32; c++) {
+  for (let c = 0; c < t.freeBlocks.length; c++) {
     let guard = 0;
     for (let s = t.freeBlocks[c]; s >= 0; s = t.slotId[s]) {
       if (++guard > t.poolTop) fail(`free list ${c} loops`);
-      const cap = 1 << c;
+      const cap = classCapacity(c);
       if (s + cap > t.poolTop) fail(`free block ${s}+${cap} outside the pool`);
       for (let k = s; k < s + cap; k++) {
         if (slotOwner[k] !== -1) fail(`free block ${s} overlaps slot ${k} of leaf ${slotOwner[k]}`);
