@@ -7,6 +7,7 @@
  *   --only W2,W4     run only these parts (W1..W5, memory, alloc)
  *   --maxItems N     the PointQuadtree's maxItems (default DEFAULT_MAX_ITEMS)
  *   --minSize S      the PointQuadtree's minSize (default DEFAULT_MIN_SIZE)
+ *   --looseness L    looseness of the extra loose-leaf rows in W4/W5 (default DEFAULT_LOOSENESS; 0: none)
  *   --sweep          instead of the comparison: ours alone with maxItems 8, 16, 32, 64
  *   --json           print the results as JSON instead of tables (progress still goes to stderr)
  */
@@ -37,6 +38,11 @@ import {
 /** maxItems used unless --maxItems says otherwise (the best overall in the sweep; see the README). */
 const DEFAULT_MAX_ITEMS = 32;
 const DEFAULT_MIN_SIZE = 1;
+/**
+ * W4/W5 also run ours with loose leaves (items may stray this far, in world units, before move re-files
+ * them): the option a game that moves every point every frame would set. The steps are at most 1 long.
+ */
+const DEFAULT_LOOSENESS = 2;
 const SWEEP_MAX_ITEMS = [8, 16, 32, 64];
 const PARTS: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'memory', 'alloc'];
 
@@ -46,12 +52,13 @@ interface Args {
   sweep: boolean;
   maxItems: number;
   minSize: number;
+  looseness: number;
   only: Set<WorkloadId>;
 }
 
 function usage(message: string): never {
   process.stderr.write(
-    `bench: ${message}\nusage: npm run bench -- [--quick] [--only W1,W2,...|memory|alloc] [--maxItems N] [--minSize S] [--sweep] [--json]\n`,
+    `bench: ${message}\nusage: npm run bench -- [--quick] [--only W1,W2,...|memory|alloc] [--maxItems N] [--minSize S] [--looseness L] [--sweep] [--json]\n`,
   );
   process.exit(2);
 }
@@ -63,6 +70,7 @@ function parseArgs(argv: readonly string[]): Args {
     sweep: false,
     maxItems: DEFAULT_MAX_ITEMS,
     minSize: DEFAULT_MIN_SIZE,
+    looseness: DEFAULT_LOOSENESS,
     only: new Set(PARTS),
   };
   for (let k = 0; k < argv.length; k++) {
@@ -79,6 +87,10 @@ function parseArgs(argv: readonly string[]): Args {
       const m = Number(value());
       if (!Number.isFinite(m) || m <= 0) usage('--minSize must be a finite number > 0');
       args.minSize = m;
+    } else if (flag === '--looseness') {
+      const m = Number(value());
+      if (!Number.isFinite(m) || m < 0) usage('--looseness must be a finite number >= 0');
+      args.looseness = m;
     } else if (flag === '--only') {
       const wanted = value()
         .split(',')
@@ -125,7 +137,7 @@ function commandLine(argv: readonly string[]): string {
   return `tsx --expose-gc bench/bench.ts${rest ? ` ${rest}` : ''}`;
 }
 
-function header(argv: readonly string[], cfg: OursConfig, plan: Plan): string {
+function header(argv: readonly string[], cfg: OursConfig, plan: Plan, looseness: number): string {
   const cpus = os.cpus();
   return [
     '# Quadtree benchmark (issue 5)',
@@ -134,8 +146,15 @@ function header(argv: readonly string[], cfg: OursConfig, plan: Plan): string {
     `node:    ${process.version} (V8 ${process.versions.v8})`,
     `command: ${commandLine(argv)}`,
     `ours:    ${describeOptions(cfg)}`,
+    ...(looseness > 0
+      ? [
+          `         W4/W5 also run it with looseness: ${looseness} (rows "move, looseness ${looseness}"): items may stray`,
+          `         that far outside their leaf before move() re-files them`,
+        ]
+      : []),
     `peers:   ${[kdbush, flatbush, rbush, d3, brute].map((c) => `${c.name}: ${c.options}`).join('\n         ')}`,
-    'data:    1000 x 1000 world, seeded mulberry32; uniform, and clustered (20 Gaussian camps, sigma 15, clamped); ids 0..N-1',
+    'data:    1000 x 1000 world, seeded mulberry32; uniform, and clustered (20 Gaussian camps, sigma 15, clamped); ids 0..N-1;',
+    '         W4/W5 steps: a random walk that never repeats itself, each step <= 1 long (precomputed table)',
     'method:  same data and process for all; answers checked against brute force before and after timing;',
     `         warm-up, then the median of ${plan.timing.samples} samples (${plan.timing.slowSamples ? `${plan.timing.slowSamples} or 3 for runs over 0.25 s or 1.5 s; ` : ''}a sample repeats`,
     `         the run for >= ${plan.timing.minSampleMs} ms); result sink.`,
@@ -145,8 +164,13 @@ function header(argv: readonly string[], cfg: OursConfig, plan: Plan): string {
   ].join('\n');
 }
 
-function contenders(cfg: OursConfig, typed: boolean) {
+function contenders(cfg: OursConfig, typed: boolean, looseness: number) {
   const ours = oursFrom(cfg);
+  const loose = { ...cfg, looseness };
+  // the loose-leaf rows (W4/W5 only: they are about keeping the index up to date)
+  const oursLoose: Entry[] = looseness > 0 ? [{ c: oursFrom(loose), variant: '' }] : [];
+  const oursLooseTyped: Entry[] =
+    looseness > 0 && typed ? [{ c: oursTyped(loose), variant: 'queryCircleInto' }] : [];
   const w1: Entry[] = [
     { c: ours, variant: 'from' },
     { c: oursInsert(cfg), variant: 'insert' },
@@ -165,15 +189,21 @@ function contenders(cfg: OursConfig, typed: boolean) {
     { c: d3, variant: '' },
     { c: brute, variant: '' },
   ];
-  const frames: Entry[] = [
-    { c: ours, variant: '' },
+  const peers: Entry[] = [
     { c: kdbush, variant: '' },
     { c: flatbush, variant: '' },
     { c: rbush, variant: '' },
     { c: d3, variant: '' },
     { c: brute, variant: '' },
   ];
-  const crowd: Entry[] = [...(typed ? [{ c: oursTyped(cfg), variant: 'queryCircleInto' }] : []), ...frames];
+  const frames: Entry[] = [{ c: ours, variant: '' }, ...oursLoose, ...peers];
+  // W5: loose leaves only with the typed query (a pass of N queries is long; the plain one adds nothing)
+  const crowd: Entry[] = [
+    ...(typed ? [{ c: oursTyped(cfg), variant: 'queryCircleInto' }] : []),
+    ...oursLooseTyped,
+    { c: ours, variant: '' },
+    ...peers,
+  ];
   const memory: Entry[] = w1;
   return { w1, queries, frames, crowd, memory };
 }
@@ -184,7 +214,7 @@ async function runComparison(
   cfg: OursConfig,
   typed: boolean,
 ): Promise<AllocResult[]> {
-  const list = contenders(cfg, typed);
+  const list = contenders(cfg, typed, args.looseness);
   const on = (w: WorkloadId) => args.only.has(w);
   if (on('W1')) runW1(ctx, list.w1);
   dropData();
@@ -239,7 +269,7 @@ async function main(): Promise<void> {
     if (!args.json && s) process.stdout.write(`${s}\n\n`);
   };
 
-  print(header(argv, cfg, plan));
+  print(header(argv, cfg, plan, args.looseness));
   if (args.sweep) {
     const sweep = await runSweep(plan, args.minSize, progress);
     print(sweepTable(sweep));

@@ -15,8 +15,14 @@ export const CAMPS = 20;
 /** Standard deviation of each camp, in world units. */
 export const CAMP_SIGMA = 15;
 
-/** Frames in the step table; the second half undoes the first, so the walk never drifts. */
+/** Frames in the step table (each frame is one step per point). */
 export const STEP_FRAMES = 16;
+
+/**
+ * After each pass over the step table, point i takes the steps of point i + k * STEP_SHIFT (mod n) on the
+ * k-th pass, so no point repeats its own steps: the walk is a true random walk, not a periodic one.
+ */
+const STEP_SHIFT = 7919;
 
 export type DataKind = 'uniform' | 'clustered';
 
@@ -94,28 +100,26 @@ export function makeCentres(count: number, n: number): { cx: Float64Array; cy: F
 /**
  * The random steps of W4/W5: STEP_FRAMES frames of one step per point, interleaved (dx, dy), precomputed
  * so that drawing random numbers costs nothing inside the timed frame. Each step has length <= 1 (uniform
- * length, uniform direction). Frame k + STEP_FRAMES/2 is minus frame k, so positions are periodic (up to
- * clamping at the world's edge) and the data keeps its distribution however many frames a contender runs.
+ * length, uniform direction), independent of every other. {@link applySteps} hands them out so that the
+ * walk never repeats itself: points really wander off (a point's mean squared displacement after f frames
+ * is f/3), as a periodic walk would not, and an index cannot profit from points coming back to where
+ * they were. The price: the data slowly diffuses (after 300 frames a camp's sigma of 15 is about 16.6).
  */
 export function makeSteps(kind: DataKind, n: number): Float64Array {
   const rand = mulberry32(seedFor(3, kind, n));
-  const half = STEP_FRAMES / 2;
   const steps = new Float64Array(STEP_FRAMES * n * 2);
-  for (let k = 0; k < half; k++) {
-    const base = k * n * 2;
-    const mirror = (k + half) * n * 2;
-    for (let i = 0; i < n; i++) {
-      const len = rand();
-      const angle = 2 * Math.PI * rand();
-      const dx = len * Math.cos(angle);
-      const dy = len * Math.sin(angle);
-      steps[base + 2 * i] = dx;
-      steps[base + 2 * i + 1] = dy;
-      steps[mirror + 2 * i] = -dx;
-      steps[mirror + 2 * i + 1] = -dy;
-    }
+  for (let k = 0; k < STEP_FRAMES * n; k++) {
+    const len = rand();
+    const angle = 2 * Math.PI * rand();
+    steps[2 * k] = len * Math.cos(angle);
+    steps[2 * k + 1] = len * Math.sin(angle);
   }
   return steps;
+}
+
+/** The step-table column point 0 uses in `frame` (point i uses the next ones, wrapping at n). */
+export function stepShift(frame: number, n: number): number {
+  return (Math.floor(frame / STEP_FRAMES) * STEP_SHIFT) % n;
 }
 
 /**
@@ -129,8 +133,12 @@ export function applySteps(
   steps: Float64Array,
   frame: number,
 ): void {
-  const base = (frame % STEP_FRAMES) * n * 2;
+  const shift = stepShift(frame, n);
+  // point i takes column i + shift: the row from its start (i < n - shift), then from the row's start
+  let base = (frame % STEP_FRAMES) * n * 2 + 2 * shift;
+  const wrap = n - shift;
   for (let i = 0; i < n; i++) {
+    if (i === wrap) base -= 2 * n;
     // clamp: the world is closed, points stop at its edge
     xs[i] = Math.min(Math.max(xs[i] + steps[base + 2 * i], 0), WORLD);
     ys[i] = Math.min(Math.max(ys[i] + steps[base + 2 * i + 1], 0), WORLD);

@@ -11,6 +11,8 @@ import { type Points, WORLD } from './data';
 export interface OursConfig {
   readonly maxItems: number;
   readonly minSize: number;
+  /** 0 unless said: the rows with loose leaves say so in their label. */
+  readonly looseness?: number;
 }
 
 export function treeOptions(cfg: OursConfig): QuadtreeOptions {
@@ -18,11 +20,13 @@ export function treeOptions(cfg: OursConfig): QuadtreeOptions {
     bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD },
     maxItems: cfg.maxItems,
     minSize: cfg.minSize,
+    looseness: cfg.looseness ?? 0,
   };
 }
 
 export function describeOptions(cfg: OursConfig): string {
-  return `PointQuadtree({ bounds: {minX: 0, minY: 0, maxX: ${WORLD}, maxY: ${WORLD}}, maxItems: ${cfg.maxItems}, minSize: ${cfg.minSize} })`;
+  const loose = cfg.looseness ? `, looseness: ${cfg.looseness}` : '';
+  return `PointQuadtree({ bounds: {minX: 0, minY: 0, maxX: ${WORLD}, maxY: ${WORLD}}, maxItems: ${cfg.maxItems}, minSize: ${cfg.minSize}${loose} })`;
 }
 
 /** The optional typed query (`queryCircleInto(x, y, r, out) -> count`), if the library has one. */
@@ -46,7 +50,7 @@ function fromInserts(p: Points, cfg: OursConfig): PointQuadtree {
 }
 
 const moveEveryPoint = (tree: PointQuadtree) => ({
-  label: 'move',
+  label: tree.looseness > 0 ? `move, looseness ${tree.looseness}` : 'move',
   sync(xs: Float64Array, ys: Float64Array, n: number): void {
     for (let i = 0; i < n; i++) tree.move(i, xs[i], ys[i]);
   },

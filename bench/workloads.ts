@@ -264,8 +264,12 @@ export function updateModes(entries: readonly Entry[]): { e: Entry; mode: string
   return out;
 }
 
-/** Fastest W4 update mode per contender name, data kind and N (W5 uses it). */
+/**
+ * Fastest W4 update mode per contender (name and options: ours strict and ours with loose leaves are two
+ * contenders), data kind and N. W5 uses it to run rbush and d3-quadtree in their faster mode only.
+ */
 const fastestMode = new Map<string, string>();
+const modeKey = (c: Contender, kind: DataKind, n: number) => `${c.name}|${c.options}|${kind}|${n}`;
 
 /** W4: a game frame: every point takes a step, the index is brought up to date, one r = 50 query. */
 export function runW4(ctx: Context, entries: readonly Entry[]): void {
@@ -304,7 +308,7 @@ export function runW4(ctx: Context, entries: readonly Entry[]): void {
         );
         const t = times[k].median;
         ctx.rows.push(row('W4', kind, n, 'r=50', { c: e.c, variant: mode }, t, 'ms/frame', false));
-        const key = `${e.c.name}|${kind}|${n}`;
+        const key = modeKey(e.c, kind, n);
         if (!best.has(key) || t < (best.get(key) ?? Infinity)) {
           best.set(key, t);
           fastestMode.set(key, mode);
@@ -323,7 +327,7 @@ export function runW5(ctx: Context, entries: readonly Entry[]): void {
       const steps = makeSteps(kind, n);
       // the faster of rebuild and remove+insert, as measured by W4 (both when W4 did not run)
       const pairs = updateModes(entries).filter(({ e, mode }) => {
-        const fastest = fastestMode.get(`${e.c.name}|${kind}|${n}`);
+        const fastest = fastestMode.get(modeKey(e.c, kind, n));
         return fastest === undefined || fastest === mode;
       });
       const labels = pairs.map(

@@ -50,7 +50,7 @@ describe('bench data (seed 1 per kind and size)', () => {
     }
   });
 
-  it('steps are at most 1 long and a full cycle of them returns every point home', () => {
+  it('steps are at most 1 long, and the walk never repeats: points wander off like a random walk', () => {
     const n = 2000;
     const p = makePoints('uniform', n);
     const steps = makeSteps('uniform', n);
@@ -58,14 +58,30 @@ describe('bench data (seed 1 per kind and size)', () => {
       expect(Math.hypot(steps[k], steps[k + 1])).toBeLessThanOrEqual(1);
     const xs = p.xs.slice();
     const ys = p.ys.slice();
-    for (let f = 0; f < STEP_FRAMES; f++) applySteps(xs, ys, n, steps, f);
-    // points far from the edges are never clamped, so they come back (up to rounding)
+    const frames = 4 * STEP_FRAMES;
+    const step = (f: number, i: number) => {
+      const x0 = xs[i];
+      const y0 = ys[i];
+      applySteps(xs, ys, n, steps, f);
+      return [xs[i] - x0, ys[i] - y0];
+    };
+    // Point 7 far from the edges (never clamped): its steps in frame f and f + STEP_FRAMES differ.
+    xs[7] = ys[7] = WORLD / 2;
+    const taken: number[][] = [];
+    for (let f = 0; f < frames; f++) taken.push(step(f, 7));
+    for (let f = 0; f + STEP_FRAMES < frames; f++) expect(taken[f + STEP_FRAMES]).not.toEqual(taken[f]);
+    // Mean squared displacement of unclamped points after `frames` frames is frames * E[len^2] = frames / 3.
+    let sum = 0;
+    let m = 0;
     for (let i = 0; i < n; i++) {
-      if (p.xs[i] > 10 && p.xs[i] < WORLD - 10 && p.ys[i] > 10 && p.ys[i] < WORLD - 10) {
-        expect(xs[i]).toBeCloseTo(p.xs[i], 9);
-        expect(ys[i]).toBeCloseTo(p.ys[i], 9);
+      if (p.xs[i] > 100 && p.xs[i] < WORLD - 100 && p.ys[i] > 100 && p.ys[i] < WORLD - 100 && i !== 7) {
+        sum += (xs[i] - p.xs[i]) ** 2 + (ys[i] - p.ys[i]) ** 2;
+        m++;
       }
     }
+    const msd = sum / m;
+    expect(msd).toBeGreaterThan((frames / 3) * 0.8);
+    expect(msd).toBeLessThan((frames / 3) * 1.2);
   });
 });
 
