@@ -4,8 +4,9 @@
  *
  * Two modes:
  * - `leaves`: every leaf; {@link update} redraws only when the tree's `version` changed.
- * - `visited`: the leaves a circle query reaches (same pruning rule as `queryCircle`: a node whose rectangle
- *   is farther than r from the centre is skipped with its subtree); {@link setCircle} then {@link update}.
+ * - `visited`: the leaves a circle query reaches (same pruning rule as `queryCircle`: a node whose rectangle,
+ *   grown by the tree's `looseness` and clipped to the root, is farther than r from the centre is skipped
+ *   with its subtree); {@link setCircle} then {@link update}. It draws the leaves' own rectangles.
  */
 import {
   BufferAttribute,
@@ -63,14 +64,35 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
   private cx = 0;
   private cy = 0;
   private r2 = 0;
+  /** The walked tree's looseness and root rectangle, for the pruning test of `visited` mode. */
+  private loose = 0;
+  private rootMinX = 0;
+  private rootMinY = 0;
+  private rootMaxX = 0;
+  private rootMaxY = 0;
   // Bound once: visitNodes gets the same function every update (no closure per frame).
   private readonly visitLeaf = (node: NodeInfo): boolean => {
     if (node.isLeaf) this.pushRect(node);
     return false;
   };
   private readonly visitCircle = (node: NodeInfo): boolean => {
-    const dx = this.cx < node.minX ? node.minX - this.cx : this.cx > node.maxX ? this.cx - node.maxX : 0;
-    const dy = this.cy < node.minY ? node.minY - this.cy : this.cy > node.maxY ? this.cy - node.maxY : 0;
+    let { minX, minY, maxX, maxY } = node;
+    if (node.depth === 0) {
+      this.rootMinX = minX; // visited first: the root
+      this.rootMinY = minY;
+      this.rootMaxX = maxX;
+      this.rootMaxY = maxY;
+    }
+    const l = this.loose;
+    if (l > 0) {
+      // A loose tree's items may lie this far outside their node: its queries prune with the grown rectangle.
+      minX = Math.max(minX - l, this.rootMinX);
+      minY = Math.max(minY - l, this.rootMinY);
+      maxX = Math.min(maxX + l, this.rootMaxX);
+      maxY = Math.min(maxY + l, this.rootMaxY);
+    }
+    const dx = this.cx < minX ? minX - this.cx : this.cx > maxX ? this.cx - maxX : 0;
+    const dy = this.cy < minY ? minY - this.cy : this.cy > maxY ? this.cy - maxY : 0;
     if (dx * dx + dy * dy > this.r2) return true; // pruned: neither it nor its subtree is visited
     if (node.isLeaf) this.pushRect(node);
     return false;
@@ -127,6 +149,7 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
     const tree = this.tree;
     if (this.mode === 'leaves' && tree === this.drawnTree && tree.version === this.drawnVersion) return false;
     this.rectCount = 0;
+    this.loose = tree.looseness;
     tree.visitNodes(this.mode === 'leaves' ? this.visitLeaf : this.visitCircle);
     this.drawnTree = tree;
     this.drawnVersion = tree.version;

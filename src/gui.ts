@@ -47,6 +47,7 @@ export function createGui(
   const tree = gui.addFolder('Quadtree');
   range(tree, 'minSize', 'minSize');
   range(tree, 'maxItems', 'maxItems');
+  range(tree, 'looseness', 'looseness');
 
   const enemies = gui.addFolder('Enemies');
   range(enemies, 'enemies', 'enemies');

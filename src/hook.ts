@@ -14,6 +14,7 @@ export interface DemoState {
   radius: number;
   minSize: number;
   maxItems: number;
+  looseness: number;
   enemyCount: number;
   moving: boolean;
   speed: number;
@@ -66,6 +67,7 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
         radius: s.radius,
         minSize: s.minSize,
         maxItems: s.maxItems,
+        looseness: s.looseness,
         enemyCount: sim.count,
         moving: s.moving,
         speed: s.speed,

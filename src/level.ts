@@ -6,7 +6,8 @@
  * { "title": "Camps", "description": "…", "size": { "width": 240, "depth": 240 },
  *   "enemies": 4000, "distribution": "clustered",
  *   "clusters": [{ "x": -60, "z": -50, "radius": 10, "weight": 2 }],
- *   "player": { "x": 0, "z": 0 }, "radius": 20, "seed": 7, "minSize": 1, "maxItems": 8, "moving": false, "speed": 4 }
+ *   "player": { "x": 0, "z": 0 }, "radius": 20, "seed": 7, "minSize": 1, "maxItems": 8, "looseness": 0,
+ *   "moving": false, "speed": 4 }
  * ```
  * Validation is pure (unit tested in Node) and never throws: a bad field is reported and falls back to its
  * default; a missing or malformed file falls back to the default level.
@@ -154,7 +155,7 @@ export function parseLevel(name: string, data: unknown): LevelResult {
 
   const s = level.settings;
   const numberSetting = (
-    key: 'enemies' | 'radius' | 'minSize' | 'maxItems' | 'speed' | 'seed',
+    key: 'enemies' | 'radius' | 'minSize' | 'maxItems' | 'looseness' | 'speed' | 'seed',
     integer: boolean,
   ) => {
     if (!(key in data)) return;
@@ -167,6 +168,7 @@ export function parseLevel(name: string, data: unknown): LevelResult {
   numberSetting('radius', false);
   numberSetting('minSize', false);
   numberSetting('maxItems', true);
+  numberSetting('looseness', false);
   numberSetting('speed', false);
   numberSetting('seed', true);
   if ('moving' in data) {

@@ -14,6 +14,12 @@ export interface Settings {
   minSize: number;
   /** Quadtree `maxItems`: a leaf with more items splits (when it may). */
   maxItems: number;
+  /**
+   * Quadtree `looseness`: how far an enemy may stray outside its leaf before `move` re-files it, world
+   * units. 0 keeps every enemy inside its leaf; a few steps' length makes wandering crowds cheaper to keep
+   * up to date. Detection stays exact either way.
+   */
+  looseness: number;
   /** Enemies in the scene. */
   enemies: number;
   /** Enemies wander (seeded random walk). */
@@ -33,6 +39,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   radius: 15,
   minSize: 1,
   maxItems: 8,
+  looseness: 0,
   enemies: 2000,
   moving: false,
   speed: 4,
@@ -48,6 +55,7 @@ export const LIMITS = Object.freeze({
   radius: { min: 0.5, max: 100, step: 0.5 },
   minSize: { min: 0.25, max: 50, step: 0.25 },
   maxItems: { min: 1, max: 64, step: 1 },
+  looseness: { min: 0, max: 10, step: 0.25 },
   enemies: { min: 0, max: MAX_ENEMIES, step: 1 },
   speed: { min: 0, max: 30, step: 0.5 },
   seed: { min: 0, max: 0xffffffff, step: 1 },

@@ -107,6 +107,7 @@ export class Simulation {
       bounds: groundRectToTree(g),
       maxItems: this.settings.maxItems,
       minSize: this.settings.minSize,
+      looseness: this.settings.looseness,
     };
   }
 
@@ -114,7 +115,10 @@ export class Simulation {
     return new PointQuadtree(this.treeOptions());
   }
 
-  /** Bulk-load a new tree from the current positions (after minSize / maxItems changes or a regenerate). */
+  /**
+   * Bulk-load a new tree from the current positions (after minSize / maxItems / looseness changes or a
+   * regenerate).
+   */
   rebuildTree(): void {
     const t0 = performance.now();
     const n = this.count;
@@ -209,20 +213,21 @@ export class Simulation {
   }
 
   /**
-   * Apply edited settings: changes of seed or distribution regenerate, of minSize or maxItems rebuild the
-   * tree, of enemies add or remove enemies; any change makes the next {@link step} detect again.
+   * Apply edited settings: changes of seed or distribution regenerate, of minSize, maxItems or looseness
+   * rebuild the tree, of enemies add or remove enemies; any change makes the next {@link step} detect again.
    */
   applySettings(next: Settings): void {
     const s = this.settings;
     const regen = next.seed !== s.seed || next.distribution !== s.distribution;
-    const rebuild = next.minSize !== s.minSize || next.maxItems !== s.maxItems;
+    const rebuild =
+      next.minSize !== s.minSize || next.maxItems !== s.maxItems || next.looseness !== s.looseness;
     const countChanged = next.enemies !== s.enemies;
     if (regen || rebuild || countChanged || next.radius !== s.radius || next.bruteForce !== s.bruteForce) {
       this.dirty = true;
     }
     Object.assign(s, next);
     if (regen) {
-      this.regenerate(); // uses s.enemies, s.minSize, s.maxItems too
+      this.regenerate(); // uses s.enemies, s.minSize, s.maxItems, s.looseness too
     } else {
       if (countChanged) {
         const wanted = s.enemies;

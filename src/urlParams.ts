@@ -21,6 +21,7 @@ export const URL_PARAMETERS = [
   'radius',
   'minSize',
   'maxItems',
+  'looseness',
   'moving',
   'speed',
   'distribution',
@@ -81,6 +82,8 @@ export function parseUrlParams(search: string): UrlRequest {
   if (minSize !== undefined) settings.minSize = minSize;
   const maxItems = number('maxItems', LIMITS.maxItems, true);
   if (maxItems !== undefined) settings.maxItems = maxItems;
+  const looseness = number('looseness', LIMITS.looseness, false);
+  if (looseness !== undefined) settings.looseness = looseness;
   const speed = number('speed', LIMITS.speed, false);
   if (speed !== undefined) settings.speed = speed;
   const moving = flag('moving');

@@ -134,6 +134,23 @@ describe('detection', () => {
     await page.close();
   });
 
+  it('builds a loose tree from ?looseness= and keeps the found set exact while enemies wander', async () => {
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?enemies=2000&seed=5&moving=1&speed=12&looseness=2.5',
+    );
+    const a = await expectConsistent(page);
+    expect(a.state.looseness).toBe(2.5);
+    expect(a.state.messages).toEqual([]);
+    await waitFrames(page, 5);
+    const b = await expectConsistent(page);
+    expect(b.positions).not.toEqual(a.positions);
+    expect(b.state.tree.size).toBe(2000);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('adds 100 enemies around a clicked point', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?enemies=1000&seed=2');
     const canvas = await page.locator('canvas#scene').boundingBox();

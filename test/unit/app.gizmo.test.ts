@@ -109,6 +109,71 @@ describe('QuadtreeNodesHelper', () => {
     expect(h.update()).toBe(true);
   });
 
+  it("visited mode follows a loose tree's pruning: node rectangles grown by looseness, clipped to the root", () => {
+    const looseness = 6;
+    const t = new PointQuadtree({
+      bounds: { minX: -100, minY: -100, maxX: 100, maxY: 100 },
+      maxItems: 4,
+      minSize: 1,
+      looseness,
+    });
+    const r = mulberry32(7);
+    const xs = new Float64Array(2000);
+    const ys = new Float64Array(2000);
+    for (let i = 0; i < xs.length; i++) {
+      xs[i] = r() * 200 - 100;
+      ys[i] = r() * 200 - 100;
+      t.insert(i, xs[i], ys[i]);
+    }
+    // Small steps: many items stray outside their leaves without being re-filed.
+    for (let step = 0; step < 10; step++) {
+      for (let i = 0; i < xs.length; i++) {
+        xs[i] = Math.max(-100, Math.min(100, xs[i] + (r() - 0.5) * 3));
+        ys[i] = Math.max(-100, Math.min(100, ys[i] + (r() - 0.5) * 3));
+        t.move(i, xs[i], ys[i]);
+      }
+    }
+    const root = t.bounds;
+    const h = new QuadtreeNodesHelper(t, 'visited');
+    let moreThanStrict = 0;
+    for (const [cx, cy, radius] of [
+      [10, -20, 15],
+      [0, 0, 3],
+      [-97, 99, 8], // at the root's corner: the clipping matters
+      [130, 0, 35], // centre outside the root
+    ]) {
+      h.setCircle(cx, cy, radius);
+      h.update();
+      const r2 = radius * radius;
+      const dist2 = (minX: number, minY: number, maxX: number, maxY: number) => {
+        const dx = Math.max(minX - cx, 0, cx - maxX);
+        const dy = Math.max(minY - cy, 0, cy - maxY);
+        return dx * dx + dy * dy;
+      };
+      const expected: number[][] = [];
+      let reached = 0;
+      t.visitNodes((n) => {
+        const grown = dist2(
+          Math.max(n.minX - looseness, root.minX),
+          Math.max(n.minY - looseness, root.minY),
+          Math.min(n.maxX + looseness, root.maxX),
+          Math.min(n.maxY + looseness, root.maxY),
+        );
+        if (grown > r2) return true;
+        if (!n.isLeaf || n.count > 0) reached++; // the query skips empty leaves only
+        if (n.isLeaf) expected.push([n.minX, n.minY, n.maxX, n.maxY]);
+        return false;
+      });
+      expect(drawnRects(h)).toEqual(expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+      // The same rule as the query's own: it visits exactly those nodes (less the empty leaves).
+      t.queryCircle(cx, cy, radius);
+      expect(reached).toBe(t.lastQuery.nodesVisited);
+      const strict = leafRects(t, (b) => dist2(b[0], b[1], b[2], b[3]) <= r2).length;
+      if (h.rectCount > strict) moreThanStrict++;
+    }
+    expect(moreThanStrict).toBeGreaterThan(0); // the unclipped, ungrown rule would draw too few
+  });
+
   it('dispose frees geometry and material', () => {
     const h = new QuadtreeNodesHelper(tree(10));
     let events = 0;

@@ -34,6 +34,7 @@ describe('parseLevel', () => {
       seed: 9,
       minSize: 2,
       maxItems: 16,
+      looseness: 2.5,
       moving: true,
       speed: 3,
     });
@@ -56,6 +57,7 @@ describe('parseLevel', () => {
         seed: 9,
         minSize: 2,
         maxItems: 16,
+        looseness: 2.5,
         moving: true,
         speed: 3,
       },
@@ -93,6 +95,32 @@ describe('parseLevel', () => {
     expect(messages).toHaveLength(fields.length);
     for (const field of fields)
       expect(messages.some((m) => m.startsWith(`Level "bad": ${field} must be`))).toBe(true);
+  });
+
+  it.each([0, 0.25, 3.7, 10])('accepts looseness %s', (looseness) => {
+    const { level, messages } = parseLevel('loose', { minSize: 2, looseness });
+    expect(messages).toEqual([]);
+    expect(level.settings).toEqual({ minSize: 2, looseness });
+  });
+
+  it.each([
+    [-1, '-1'],
+    [-0.25, '-0.25'],
+    [10.25, '10.25'],
+    [1e9, '1000000000'],
+    [Number.NaN, 'null'],
+    [Number.POSITIVE_INFINITY, 'null'],
+    ['2', '"2"'],
+    ['loose', '"loose"'],
+    [null, 'null'],
+    [true, 'true'],
+    [{ x: 1 }, '{"x":1}'],
+  ])('rejects looseness %s with a message, keeps the default and the other fields', (looseness, shown) => {
+    const { level, messages } = parseLevel('loose', { minSize: 2, maxItems: 16, looseness });
+    expect(level.settings).toEqual({ minSize: 2, maxItems: 16 });
+    expect(messages).toEqual([
+      `Level "loose": looseness must be a number from 0 to 10, got ${shown}; using the default.`,
+    ]);
   });
 
   it('rejects sizes out of range and empty cluster lists', () => {

@@ -91,6 +91,7 @@ describe('Simulation', () => {
       { bruteForce: true },
       { minSize: 4 },
       { maxItems: 3 },
+      { looseness: 2 },
       { enemies: 600 },
     ]) {
       sim.applySettings({ ...sim.settings, ...change });
@@ -102,6 +103,74 @@ describe('Simulation', () => {
     sim.applySettings({ ...sim.settings, moving: true });
     expect(sim.step(0.016, 1, 0)).toBe(true);
     expect(sim.step(0.016, 1, 0)).toBe(true); // wandering moves something every frame
+  });
+
+  it('builds every tree with the looseness setting: at start, on regenerate and on a bulk-loading count change', () => {
+    const sim = makeSim({ enemies: 500, looseness: 1.5 });
+    expect(sim.tree.looseness).toBe(1.5);
+    expect(sim.treeOptions().looseness).toBe(1.5);
+    sim.applySettings({ ...sim.settings, seed: 42 }); // regenerate
+    expect(sim.tree.looseness).toBe(1.5);
+    sim.applySettings({ ...sim.settings, enemies: 3000 }); // more than doubling: a bulk load
+    expect(sim.tree.looseness).toBe(1.5);
+    expect(sim.tree.size).toBe(3000);
+    expect(makeSim({ enemies: 10 }).tree.looseness).toBe(0); // the default
+  });
+
+  it('a looseness change rebuilds the tree with it, keeps every enemy in place, and detection stays exact', () => {
+    const sim = makeSim({ enemies: 3000, seed: 6, moving: true, speed: 8, distribution: 'clustered' });
+    const shadow = new ShadowColors();
+    let px = 0;
+    const frames = (n: number) => {
+      for (let f = 0; f < n; f++) {
+        sim.beginFrame();
+        sim.applySettings(sim.settings);
+        px = Math.min(px + 0.7, 60); // the player walks, so the found set keeps changing
+        sim.step(0.05, px, 0);
+        shadow.apply(sim);
+      }
+    };
+    frames(10);
+    sim.addBatch(px, 0); // enemies past the spawn layout: the rebuild must keep them too
+    frames(1);
+    expect(sim.tree.looseness).toBe(0);
+    const count = sim.count;
+    const xs = sim.xs.slice(0, count);
+    const zs = sim.zs.slice(0, count);
+    const found = sim.found.sorted();
+    const strict = sim.tree;
+
+    sim.applySettings({ ...sim.settings, looseness: 3 });
+    expect(sim.tree).not.toBe(strict);
+    expect(sim.tree.looseness).toBe(3);
+    expect(sim.settings.looseness).toBe(3);
+    expect(sim.count).toBe(count);
+    expect(sim.tree.size).toBe(count);
+    expect(sim.xs.slice(0, count)).toEqual(xs); // a rebuild moves nobody
+    expect(sim.zs.slice(0, count)).toEqual(zs);
+    for (let id = 0; id < count; id++) if (!sim.tree.has(id)) throw new Error(`enemy ${id} lost`);
+    expect(sim.step(0, px, 0)).toBe(true); // no wandering (dt 0), but the rebuild makes it detect
+    shadow.apply(sim);
+    expect(sim.found.sorted()).toEqual(found); // same positions, same player: same answer
+    expectConsistent(sim, shadow);
+
+    // Wandering in the loose tree: items stray outside their leaves, queries stay exact.
+    const loose = sim.tree;
+    for (let round = 0; round < 6; round++) {
+      frames(8);
+      expectConsistent(sim, shadow);
+    }
+    expect(sim.tree).toBe(loose); // moves keep the tree; only settings changes rebuild it
+    sim.applySettings({ ...sim.settings, looseness: 3 });
+    expect(sim.tree).toBe(loose); // the same value: no rebuild
+
+    sim.applySettings({ ...sim.settings, looseness: 0 });
+    expect(sim.tree).not.toBe(loose);
+    expect(sim.tree.looseness).toBe(0);
+    expect(sim.tree.size).toBe(count);
+    sim.step(0, px, 0);
+    shadow.apply(sim);
+    expectConsistent(sim, shadow);
   });
 
   it('the same settings give the same scene; count changes keep the first enemies in place', () => {
@@ -170,7 +239,7 @@ describe('Simulation', () => {
       for (let frame = 0; frame < 250; frame++) {
         sim.beginFrame();
         const s: Settings = { ...sim.settings };
-        switch (Math.floor(random() * 12)) {
+        switch (Math.floor(random() * 13)) {
           case 0:
             s.radius = pick([0.5, 3, 10, 25, 100]);
             break;
@@ -206,6 +275,9 @@ describe('Simulation', () => {
             break;
           case 9:
             sim.regenerate();
+            break;
+          case 10:
+            s.looseness = pick([0, 0.5, 2, 10]);
             break;
           default:
             // The player walks (and sometimes stays put).

@@ -47,6 +47,25 @@ describe('parseUrlParams', () => {
     expect(parseUrlParams(`enemies=${MAX_ENEMIES}`).settings.enemies).toBe(MAX_ENEMIES);
   });
 
+  it('reads looseness anywhere in its range, steps or not', () => {
+    for (const [raw, value] of [
+      ['0', 0],
+      ['0.25', 0.25],
+      ['2.5', 2.5],
+      ['3.7', 3.7],
+      [' 4 ', 4],
+      ['1e0', 1],
+      [String(LIMITS.looseness.max), LIMITS.looseness.max],
+    ] as const) {
+      const r = parseUrlParams(`looseness=${raw}`);
+      expect(r.messages, raw).toEqual([]);
+      expect(r.settings, raw).toEqual({ looseness: value });
+    }
+    const r = parseUrlParams('minSize=4&maxItems=16&looseness=1.5&moving=1');
+    expect(r.messages).toEqual([]);
+    expect(r.settings).toEqual({ minSize: 4, maxItems: 16, looseness: 1.5, moving: true });
+  });
+
   it.each([
     ['enemies=abc', 'enemies'],
     ['enemies=', 'enemies'],
@@ -60,6 +79,15 @@ describe('parseUrlParams', () => {
     ['minSize=0', 'minSize'],
     ['maxItems=0', 'maxItems'],
     ['maxItems=2.5', 'maxItems'],
+    ['looseness=-1', 'looseness'],
+    ['looseness=-0.25', 'looseness'],
+    ['looseness=NaN', 'looseness'],
+    ['looseness=Infinity', 'looseness'],
+    [`looseness=${LIMITS.looseness.max + 0.25}`, 'looseness'],
+    ['looseness=1e3', 'looseness'],
+    ['looseness=loose', 'looseness'],
+    ['looseness=2m', 'looseness'],
+    ['looseness=', 'looseness'],
     ['seed=-3', 'seed'],
     ['seed=1e10', 'seed'],
     ['speed=31', 'speed'],
@@ -74,6 +102,12 @@ describe('parseUrlParams', () => {
     expect(r.level).toBeUndefined();
     expect(r.messages).toHaveLength(1);
     expect(r.messages[0]).toMatch(new RegExp(`^URL parameter ${name}=".*" ignored: expected .+\\.$`));
+  });
+
+  it('names the looseness range in its message and keeps the other parameters', () => {
+    const r = parseUrlParams('minSize=2&looseness=-3&maxItems=4');
+    expect(r.settings).toEqual({ minSize: 2, maxItems: 4 });
+    expect(r.messages).toEqual(['URL parameter looseness="-3" ignored: expected a number from 0 to 10.']);
   });
 
   it('keeps good parameters next to bad ones and reports unknown ones once', () => {
