@@ -445,6 +445,8 @@ export interface AllocResult {
   readonly gcs: number;
   /** True if this is the control that is meant to allocate. */
   readonly control: boolean;
+  /** True if this is what the scene does every frame (the target is about that path). */
+  readonly scenePath: boolean;
 }
 
 /** Number of r = 10 queries per frame in the zero-allocation check (plus one r = 50 query). */
@@ -462,6 +464,8 @@ interface TypedCircleQuery {
 interface FrameQueries {
   readonly name: string;
   readonly control: boolean;
+  /** The scene's per-frame path: moves, and queries through queryCircleInto into typed buffers. */
+  readonly scenePath: boolean;
   /** One r=50 query at a centre and ALLOC_QUERIES_PER_FRAME r=10 queries around points; total hits. */
   run(
     tree: PointQuadtree,
@@ -482,10 +486,11 @@ const sharedOut: number[] = [];
 let sharedTyped = new Int32Array(0);
 
 const FRAME_QUERIES: readonly FrameQueries[] = [
-  { name: 'moves only (no queries)', control: false, run: () => 0 },
+  { name: 'moves only (no queries)', control: false, scenePath: true, run: () => 0 },
   {
     name: 'queryCircle into a reused array',
     control: false,
+    scenePath: false,
     run(tree, xs, ys, cx, cy, frame) {
       const out = sharedOut;
       const n = xs.length;
@@ -504,6 +509,7 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
   {
     name: 'queryCircleInto a reused Int32Array',
     control: false,
+    scenePath: true,
     run(tree, xs, ys, cx, cy, frame) {
       const typed = tree as unknown as TypedCircleQuery;
       const out = sharedTyped;
@@ -519,6 +525,7 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
   {
     name: 'control: queryCircle without out (allocates)',
     control: true,
+    scenePath: false,
     run(tree, xs, ys, cx, cy, frame) {
       const n = xs.length;
       let hits = tree.queryCircle(cx[frame % W2_CENTRES], cy[frame % W2_CENTRES], 50).length;
@@ -612,6 +619,7 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
       bytes: best.bytes - overhead.bytes,
       gcs: best.gcs,
       control: v.control,
+      scenePath: v.scenePath,
     });
   }
   return results;
