@@ -465,7 +465,7 @@ export class PointQuadtree {
   /**
    * The allocation-free twin of {@link PointQuadtree.queryCircle}: writes the ids found into `out` from
    * index 0 and returns how many it wrote. Give it room for every possible answer (`out.length >= size`
-   * is always enough).
+   * is always enough). Entries past the returned count may be overwritten too (it is scratch space).
    * @throws RangeError on a bad centre or radius (as queryCircle), or when `out` fills up before the
    *   query ends (then `out` holds a partial answer; the tree is unchanged).
    */
@@ -494,7 +494,7 @@ export class PointQuadtree {
 
   /**
    * The allocation-free twin of {@link PointQuadtree.queryRect}: writes ids into `out` from index 0 and
-   * returns how many. `out.length >= size` is always enough.
+   * returns how many. `out.length >= size` is always enough; entries past the count may be overwritten.
    * @throws RangeError as queryRect, or when `out` fills up before the query ends.
    */
   queryRectInto(
@@ -717,6 +717,17 @@ export class PointQuadtree {
           const s = start[n];
           const e = s + count[n];
           tested += e - s;
+          if (found + (e - s) <= cap) {
+            // Room for the whole leaf (always, when out.length >= size): write every id and step past the
+            // hits only. No branch to mispredict: in dense data about half the points tested are hits.
+            for (let i = s; i < e; i++) {
+              const dx = xy[i << 1] - x;
+              const dy = xy[(i << 1) + 1] - y;
+              out[found] = ids[i];
+              found += +(dx * dx + dy * dy <= r2);
+            }
+            continue;
+          }
           for (let i = s; i < e; i++) {
             const dx = xy[i << 1] - x;
             const dy = xy[(i << 1) + 1] - y;
@@ -785,6 +796,16 @@ export class PointQuadtree {
           const s = start[n];
           const e = s + count[n];
           tested += e - s;
+          if (found + (e - s) <= cap) {
+            // As in circleInto: write every id, step past the hits only (no branch).
+            for (let i = s; i < e; i++) {
+              const px = xy[i << 1];
+              const py = xy[(i << 1) + 1];
+              out[found] = ids[i];
+              found += +(px >= minX) & +(px <= maxX) & +(py >= minY) & +(py <= maxY);
+            }
+            continue;
+          }
           for (let i = s; i < e; i++) {
             const px = xy[i << 1];
             const py = xy[(i << 1) + 1];
