@@ -95,7 +95,10 @@ export function classCapacity(c: number): number {
   return c & 1 ? 1 << ((c + 1) >> 1) : 3 << ((c >> 1) - 1);
 }
 
-/** The smallest size class that holds at least `n` slots; n >= 1. */
+/**
+ * The smallest size class that holds at least `n` slots; 1 <= n <= 3 * 2^29 (a block never holds more
+ * than MAX_ID + 1 = 2^25 items, so this is never near its limit).
+ */
 function classFor(n: number): number {
   if (n <= 2) return n - 1;
   const p = 32 - Math.clz32(n - 1); // 2^(p-1) < n <= 2^p
