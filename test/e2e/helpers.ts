@@ -14,7 +14,7 @@ import { launchBrowser } from './browser';
 export function useBrowser(): { browser: () => Browser; baseUrl: string } {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser(inject('browser'));
   });
   afterAll(async () => {
     await browser?.close();
