@@ -12,7 +12,6 @@ import { COLORS } from './colors';
 import { EnemyMesh } from './enemies';
 import { createGui, type SceneGui } from './gui';
 import { Hud } from './hud';
-import type { Level } from './level';
 import type { MessageBox } from './messages';
 import {
   createPlayerMesh,
@@ -23,10 +22,11 @@ import {
   stepPlayer,
 } from './player';
 import { QuadtreeNodesHelper } from './QuadtreeNodesHelper';
-import { MAX_ENEMIES, type Settings } from './settings';
-import { Simulation } from './simulation';
+import type { Level } from './sim/level';
+import { MAX_ENEMIES, type Settings } from './sim/settings';
+import { Simulation } from './sim/simulation';
+import { clamp, type GroundRect, rectFromCorners, treeX, treeY } from './sim/world';
 import { createStage, DetectRing, RectOutline, type Stage } from './stage';
-import { clamp, type GroundRect, rectFromCorners, treeX, treeY } from './world';
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
 export const MAX_FRAME_DT = 0.1;

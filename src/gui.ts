@@ -3,7 +3,7 @@
  * the next frame (so every change is answered on the next frame, never half-way through one).
  */
 import GUI, { type Controller } from 'lil-gui';
-import { DISTRIBUTIONS, LIMITS, type Settings } from './settings';
+import { DISTRIBUTIONS, LIMITS, type Settings } from './sim/settings';
 
 export interface GuiActions {
   regenerate(): void;

@@ -5,10 +5,10 @@
 import './style.css';
 import { App } from './app';
 import { createHook, installHook } from './hook';
-import { defaultLevel, type Fetch, type Level, loadLevel, loadLevelIndex } from './level';
 import { MessageBox } from './messages';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
-import { parseUrlParams } from './urlParams';
+import { defaultLevel, type Fetch, type Level, loadLevel, loadLevelIndex } from './sim/level';
+import { DEFAULT_SETTINGS, type Settings } from './sim/settings';
+import { parseUrlParams } from './sim/urlParams';
 
 function element(id: string): HTMLElement {
   const found = document.getElementById(id);

@@ -11,7 +11,7 @@ import {
   Mesh,
   MeshLambertMaterial,
 } from 'three';
-import { clamp, type GroundRect } from './world';
+import { clamp, type GroundRect } from './sim/world';
 
 /** Walking and running (Shift) speeds, world units per second. */
 export const WALK_SPEED = 14;

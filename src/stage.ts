@@ -24,8 +24,8 @@ import {
   WebGLRenderer,
 } from 'three';
 import { COLORS } from './colors';
-import type { Level } from './level';
-import type { GroundRect } from './world';
+import type { Level } from './sim/level';
+import type { GroundRect } from './sim/world';
 
 export interface Stage {
   renderer: WebGLRenderer;

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/settings';
+import { DEFAULT_SETTINGS } from '../../src/sim/settings';
 import { expectFoundIsBruteForce, getState, holdKeys, openScene, useBrowser, waitFrames } from './helpers';
 
 const { browser, baseUrl } = useBrowser();

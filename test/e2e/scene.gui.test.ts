@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/settings';
+import { LIMITS } from '../../src/sim/settings';
 import {
   canvasPixels,
   clickCheckbox,

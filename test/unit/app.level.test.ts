@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultLevel, type Fetch, loadLevel, loadLevelIndex, parseLevel } from '../../src/level';
-import { DEFAULT_SETTINGS } from '../../src/settings';
+import { defaultLevel, type Fetch, loadLevel, loadLevelIndex, parseLevel } from '../../src/sim/level';
+import { DEFAULT_SETTINGS } from '../../src/sim/settings';
 
 const levelsDir = path.resolve(import.meta.dirname, '../../assets/levels');
 

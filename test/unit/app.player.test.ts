@@ -7,7 +7,7 @@ import {
   stepPlayer,
   WALK_SPEED,
 } from '../../src/player';
-import { levelGround } from '../../src/world';
+import { levelGround } from '../../src/sim/world';
 
 const ground = levelGround(200, 200);
 

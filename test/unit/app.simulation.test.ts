@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { scanCircle, scanRect } from '../../src/detection';
-import { enemyArea } from '../../src/layout';
-import { defaultLevel, type Level } from '../../src/level';
 import { checkInvariants } from '../../src/quadtree';
-import { mulberry32 } from '../../src/random';
-import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
-import { Simulation } from '../../src/simulation';
+import { scanCircle, scanRect } from '../../src/sim/detection';
+import { enemyArea } from '../../src/sim/layout';
+import { defaultLevel, type Level } from '../../src/sim/level';
+import { mulberry32 } from '../../src/sim/random';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/sim/settings';
+import { Simulation } from '../../src/sim/simulation';
 
 const CAPACITY = 6000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MAX_ENEMIES } from '../../src/settings';
-import { parseUrlParams } from '../../src/urlParams';
+import { LIMITS, MAX_ENEMIES } from '../../src/sim/settings';
+import { parseUrlParams } from '../../src/sim/urlParams';
 
 describe('parseUrlParams', () => {
   it('reads the documented example', () => {

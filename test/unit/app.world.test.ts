@@ -9,7 +9,7 @@ import {
   treeY,
   worldX,
   worldZ,
-} from '../../src/world';
+} from '../../src/sim/world';
 
 describe('world <-> tree mapping', () => {
   it('maps world x to tree x and world z to tree y, and back', () => {

@@ -9,10 +9,10 @@
  * {@link FoundSet}s, and recolouring is driven by one {@link ChangeList}.
  */
 
+import { type Bounds, PointQuadtree } from '../quadtree';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
-import { type Bounds, PointQuadtree } from './quadtree';
 import { deriveSeed, mulberry32, type Random } from './random';
 import type { Settings } from './settings';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeY } from './world';
