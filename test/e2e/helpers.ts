@@ -3,7 +3,7 @@
  * lil-gui panel like a person, and read the scene back through `window.quadtreeDemo`.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
 import type { DemoState } from '../../src/hook';
 import { launchBrowser } from './browser';
 
@@ -37,7 +37,11 @@ export interface ScenePage {
   errors: string[];
 }
 
-/** Open the scene with a query string (e.g. '?enemies=2000') and wait until it has rendered a few frames. */
+/**
+ * The scene fixture: open the scene with a query string (e.g. '?enemies=2000') in a new page and wait until
+ * it has rendered a few frames. Call it inside a test: the page is closed when the test finishes, passed or
+ * failed (also when opening itself fails), so a failing test leaks no page into the next one.
+ */
 export async function openScene(
   browser: Browser,
   baseUrl: string,
@@ -45,6 +49,9 @@ export async function openScene(
   options: { viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<void> } = {},
 ): Promise<ScenePage> {
   const page = await browser.newPage({ viewport: options.viewport ?? VIEWPORT });
+  onTestFinished(async () => {
+    if (!page.isClosed()) await page.close();
+  });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);

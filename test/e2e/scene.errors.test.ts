@@ -61,7 +61,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.messages.length).toBe(7);
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('malformed level file: message, default level', async () => {
@@ -75,7 +74,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.enemyCount).toBe(1500); // the URL still applies
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('level file with bad fields: message per field, the good fields kept', async () => {
@@ -98,7 +96,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.radius).toBe(9);
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('unknown level: message listing the levels, no failed request', async () => {
@@ -109,7 +106,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect((await getState(page)).level.name).toBe('default');
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a level preset loads, and URL parameters override it', async () => {
@@ -123,6 +119,5 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.player).toEqual({ x: 0, z: 10 });
     await waitFrames(page, 2);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

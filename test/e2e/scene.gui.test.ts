@@ -40,7 +40,6 @@ describe('the lil-gui panel', () => {
     expect(small.found.length).toBeLessThan(s0.found.length);
     expect(small.found.every((id) => s0.found.includes(id))).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('minSize and maxItems sliders rebuild the tree: smaller minSize, more nodes; same answer', async () => {
@@ -73,7 +72,6 @@ describe('the lil-gui panel', () => {
     expect(roomy.tree.nodes).toBeLessThan(fine.tree.nodes);
     expect(roomy.found).toEqual(s0.found);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('show nodes toggles the leaf gizmo; show visited draws the leaves the query reached', async () => {
@@ -107,7 +105,6 @@ describe('the lil-gui panel', () => {
     const visited = await canvasPixels(page, { orange: '#ff7a1a' }, 40);
     expect(visited.near.orange).toBeGreaterThan(50);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('enemies box adds and removes enemies without a reload; distribution and seed regenerate', async () => {
@@ -156,7 +153,6 @@ describe('the lil-gui panel', () => {
     expect(reseeded.state.seed).toBe(99);
     expect(reseeded.positions).not.toEqual(clustered.positions);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('regenerate puts wandering enemies back where the same URL spawns them', async () => {
@@ -179,6 +175,5 @@ describe('the lil-gui panel', () => {
       scanCircle(back.positions, back.state.player.x, back.state.player.z, back.state.radius),
     );
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
