@@ -31,7 +31,6 @@ export interface Stage {
   renderer: WebGLRenderer;
   scene: Scene;
   camera: PerspectiveCamera;
-  ground: Group;
 }
 
 /** Renderer, scene, camera, lights and ground for `level`. Throws if WebGL is unavailable. */
@@ -53,9 +52,8 @@ export function createStage(container: HTMLElement, level: Level): Stage {
   sun.position.set(-0.45, 1, 0.3);
   scene.add(hemi, sun);
 
-  const ground = createGround(level);
-  scene.add(ground);
-  return { renderer, scene, camera, ground };
+  scene.add(createGround(level));
+  return { renderer, scene, camera };
 }
 
 /** Spacing of the grid: a round number giving at most ~60 lines across the level. */

@@ -9,10 +9,11 @@
  *   "player": { "x": 0, "z": 0 }, "radius": 20, "seed": 7, "minSize": 1, "maxItems": 8, "looseness": 0,
  *   "moving": false, "speed": 4 }
  * ```
- * Validation is pure (unit tested in Node) and never throws: a bad field is reported and falls back to its
+ * The settings a level may set (and how they are checked) come from the settings table. Validation is pure
+ * (unit tested in Node) and never throws: a bad field is reported and falls back to its
  * default; a missing or malformed file falls back to the default level.
  */
-import { DISTRIBUTIONS, type Distribution, LIMITS, type Settings } from './settings';
+import { describeRange, inRange, SETTING_ROWS, type Settings, setSetting } from './settings';
 
 /** A cluster centre of the `clustered` distribution. */
 export interface Cluster {
@@ -153,33 +154,26 @@ export function parseLevel(name: string, data: unknown): LevelResult {
     }
   }
 
-  const s = level.settings;
-  const numberSetting = (
-    key: 'enemies' | 'radius' | 'minSize' | 'maxItems' | 'looseness' | 'speed' | 'seed',
-    integer: boolean,
-  ) => {
-    if (!(key in data)) return;
-    const value = data[key];
-    const { min, max } = LIMITS[key];
-    if (num(value, min, max, integer)) s[key] = value;
-    else bad(key, value, `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`, 'the default');
-  };
-  numberSetting('enemies', true);
-  numberSetting('radius', false);
-  numberSetting('minSize', false);
-  numberSetting('maxItems', true);
-  numberSetting('looseness', false);
-  numberSetting('speed', false);
-  numberSetting('seed', true);
-  if ('moving' in data) {
-    if (typeof data.moving === 'boolean') s.moving = data.moving;
-    else bad('moving', data.moving, 'true or false', 'the default');
-  }
-  if ('distribution' in data) {
-    const d = data.distribution;
-    if (typeof d === 'string' && (DISTRIBUTIONS as readonly string[]).includes(d))
-      s.distribution = d as Distribution;
-    else bad('distribution', d, DISTRIBUTIONS.map((x) => `"${x}"`).join(' or '), 'the default');
+  // Every setting a level file may set, from its row in the settings table.
+  for (const row of SETTING_ROWS) {
+    const field = row.level;
+    if (field === null || !(field in data)) continue;
+    const value = data[field];
+    switch (row.kind) {
+      case 'number':
+        if (typeof value === 'number' && inRange(row, value)) setSetting(level.settings, row.key, value);
+        else bad(field, value, describeRange(row), 'the default');
+        break;
+      case 'flag':
+        if (typeof value === 'boolean') setSetting(level.settings, row.key, value);
+        else bad(field, value, 'true or false', 'the default');
+        break;
+      case 'choice':
+        if (typeof value === 'string' && row.options.includes(value))
+          setSetting(level.settings, row.key, value as Settings['distribution']);
+        else bad(field, value, row.options.map((x) => `"${x}"`).join(' or '), 'the default');
+        break;
+    }
   }
   return { level, messages };
 }

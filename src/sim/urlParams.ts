@@ -1,9 +1,17 @@
 /**
  * Reading the page URL: `?enemies=50000&seed=7&radius=20&minSize=4&maxItems=8&moving=1&distribution=clustered&level=camps`.
- * Pure (no DOM), so it is unit tested in Node. A bad value never throws: it is dropped with a readable message
- * and the default (or the level's value) stays.
+ * Every setting's parameter comes from its row in the settings table. Pure (no DOM), so it is unit tested in
+ * Node. A bad value never throws: it is dropped with a readable message and the default (or the level's
+ * value) stays.
  */
-import { DISTRIBUTIONS, type Distribution, LIMITS, type Settings } from './settings';
+import {
+  describeRange,
+  inRange,
+  SETTING_ROWS,
+  type SettingSpec,
+  type Settings,
+  setSetting,
+} from './settings';
 
 /** What the URL asked for: only the values that were present and valid. */
 export interface UrlRequest {
@@ -14,94 +22,55 @@ export interface UrlRequest {
   messages: string[];
 }
 
-/** The parameters the page understands, for messages and the README. */
-export const URL_PARAMETERS = [
-  'enemies',
-  'seed',
-  'radius',
-  'minSize',
-  'maxItems',
-  'looseness',
-  'moving',
-  'speed',
-  'distribution',
-  'brute',
-  'nodes',
-  'visited',
+/** The parameters the page understands: one per setting, then `level`. */
+export const URL_PARAMETERS: readonly string[] = Object.freeze([
+  ...SETTING_ROWS.map((row) => row.url),
   'level',
-] as const;
+]);
 
 const LEVEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['0', 'false', 'no', 'off'];
+
+/** The value `raw` stands for in `row`, or what was expected instead (a phrase for the message). */
+function readValue(
+  row: SettingSpec,
+  raw: string,
+): { value: Settings[keyof Settings] } | { expected: string } {
+  switch (row.kind) {
+    case 'number': {
+      const value = raw.trim() === '' ? Number.NaN : Number(raw);
+      return inRange(row, value) ? { value } : { expected: describeRange(row) };
+    }
+    case 'flag': {
+      const word = raw.trim().toLowerCase();
+      if (TRUE_WORDS.includes(word)) return { value: true };
+      if (FALSE_WORDS.includes(word)) return { value: false };
+      return { expected: '1 or 0 (true or false)' };
+    }
+    case 'choice':
+      return row.options.includes(raw)
+        ? { value: raw as Settings['distribution'] }
+        : { expected: row.options.join(' or ') };
+  }
+}
 
 /** Parse a query string (with or without the leading `?`). */
 export function parseUrlParams(search: string): UrlRequest {
   const params = new URLSearchParams(search);
   const settings: Partial<Settings> = {};
   const messages: string[] = [];
-  const known = new Set<string>(URL_PARAMETERS);
 
   const reject = (name: string, raw: string, expected: string) => {
     messages.push(`URL parameter ${name}=${JSON.stringify(raw)} ignored: expected ${expected}.`);
   };
 
-  const number = (name: string, limits: { min: number; max: number }, integer: boolean) => {
-    const raw = params.get(name);
-    if (raw === null) return undefined;
-    const value = raw.trim() === '' ? Number.NaN : Number(raw);
-    if (
-      !Number.isFinite(value) ||
-      (integer && !Number.isInteger(value)) ||
-      value < limits.min ||
-      value > limits.max
-    ) {
-      reject(name, raw, `${integer ? 'an integer' : 'a number'} from ${limits.min} to ${limits.max}`);
-      return undefined;
-    }
-    return value;
-  };
-
-  const flag = (name: string) => {
-    const raw = params.get(name);
-    if (raw === null) return undefined;
-    const word = raw.trim().toLowerCase();
-    if (TRUE_WORDS.includes(word)) return true;
-    if (FALSE_WORDS.includes(word)) return false;
-    reject(name, raw, '1 or 0 (true or false)');
-    return undefined;
-  };
-
-  const enemies = number('enemies', LIMITS.enemies, true);
-  if (enemies !== undefined) settings.enemies = enemies;
-  const seed = number('seed', LIMITS.seed, true);
-  if (seed !== undefined) settings.seed = seed;
-  const radius = number('radius', LIMITS.radius, false);
-  if (radius !== undefined) settings.radius = radius;
-  const minSize = number('minSize', LIMITS.minSize, false);
-  if (minSize !== undefined) settings.minSize = minSize;
-  const maxItems = number('maxItems', LIMITS.maxItems, true);
-  if (maxItems !== undefined) settings.maxItems = maxItems;
-  const looseness = number('looseness', LIMITS.looseness, false);
-  if (looseness !== undefined) settings.looseness = looseness;
-  const speed = number('speed', LIMITS.speed, false);
-  if (speed !== undefined) settings.speed = speed;
-  const moving = flag('moving');
-  if (moving !== undefined) settings.moving = moving;
-  const brute = flag('brute');
-  if (brute !== undefined) settings.bruteForce = brute;
-  const nodes = flag('nodes');
-  if (nodes !== undefined) settings.showNodes = nodes;
-  const visited = flag('visited');
-  if (visited !== undefined) settings.showVisited = visited;
-
-  const distribution = params.get('distribution');
-  if (distribution !== null) {
-    if ((DISTRIBUTIONS as readonly string[]).includes(distribution)) {
-      settings.distribution = distribution as Distribution;
-    } else {
-      reject('distribution', distribution, DISTRIBUTIONS.join(' or '));
-    }
+  for (const row of SETTING_ROWS) {
+    const raw = params.get(row.url);
+    if (raw === null) continue;
+    const read = readValue(row, raw);
+    if ('value' in read) setSetting(settings, row.key, read.value);
+    else reject(row.url, raw, read.expected);
   }
 
   const result: UrlRequest = { settings, messages };
@@ -112,7 +81,7 @@ export function parseUrlParams(search: string): UrlRequest {
   }
 
   for (const name of new Set(params.keys())) {
-    if (!known.has(name)) {
+    if (!URL_PARAMETERS.includes(name)) {
       messages.push(`Unknown URL parameter "${name}" ignored (known: ${URL_PARAMETERS.join(', ')}).`);
     }
   }

@@ -127,6 +127,16 @@ describe('detection', () => {
     expect(Math.max(...b.positions.map(Math.abs))).toBeLessThanOrEqual(100);
     await waitFrames(page, 5);
     await expectConsistent(page);
+    // The HUD keeps the tree's own work apart from the random walk, and the hook exposes both times.
+    await page.waitForFunction(
+      () => /ms\/frame$/.test(document.querySelector('#hud tr[data-key="wander"] td')?.textContent ?? ''),
+      undefined,
+      { polling: 50 },
+    );
+    expect(await page.locator('#hud tr[data-key="update"] th').textContent()).toBe('tree update');
+    const { timings } = await getState(page);
+    expect(timings.wanderMs).toBeGreaterThanOrEqual(0);
+    expect(timings.treeUpdateMs).toBeGreaterThanOrEqual(0);
     expect(errors).toEqual([]);
   });
 

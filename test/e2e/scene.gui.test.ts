@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/sim/settings';
+import { SETTING_ROWS, SETTINGS } from '../../src/sim/settings';
 import {
   canvasPixels,
   clickCheckbox,
@@ -18,11 +18,38 @@ import {
 const { browser, baseUrl } = useBrowser();
 
 describe('the lil-gui panel', () => {
+  it('has one controller per settings row, with its label, in its folder, showing the value in force', async () => {
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?enemies=1500&seed=3&radius=20&nodes=0&brute=1',
+    );
+    const panel = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#gui .lil-controller'), (c) => ({
+        folder: c.closest('.lil-gui')?.querySelector('.lil-title')?.textContent ?? '',
+        name: c.querySelector('.lil-name')?.textContent ?? '',
+      })),
+    );
+    const state = await getState(page);
+    for (const row of SETTING_ROWS) {
+      expect(
+        panel.filter((c) => c.name === row.label),
+        row.key,
+      ).toEqual([{ folder: row.folder, name: row.label }]);
+      const input = controller(page, row.label).locator('input, select').first();
+      if (row.kind === 'flag') expect(await input.isChecked(), row.key).toBe(state[row.key]);
+      else if (row.kind === 'number') expect(Number(await input.inputValue()), row.key).toBe(state[row.key]);
+      else expect(await input.inputValue(), row.key).toBe(state[row.key]);
+    }
+    expect(state).toMatchObject({ enemies: 1500, seed: 3, radius: 20, showNodes: false, bruteForce: true });
+    expect(errors).toEqual([]);
+  });
+
   it('detect radius slider: a bigger radius finds a superset, a smaller one a subset', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
     const s0 = (await expectFoundIsBruteForce(page)).state;
     expect(s0.radius).toBe(15);
-    const { min, max } = LIMITS.radius;
+    const { min, max } = SETTINGS.radius;
 
     await clickSlider(page, 'detect radius', 30, min, max);
     await waitFrames(page, 2);
@@ -49,7 +76,7 @@ describe('the lil-gui panel', () => {
       '?enemies=2000&seed=4&distribution=clustered',
     );
     const s0 = (await expectFoundIsBruteForce(page)).state;
-    const { min, max } = LIMITS.minSize;
+    const { min, max } = SETTINGS.minSize;
 
     await clickSlider(page, 'minSize', 40, min, max);
     await waitFrames(page, 2);
@@ -64,7 +91,7 @@ describe('the lil-gui panel', () => {
     expect(fine.tree.nodes).toBeGreaterThan(coarse.tree.nodes);
     expect(fine.found).toEqual(s0.found);
 
-    const m = LIMITS.maxItems;
+    const m = SETTINGS.maxItems;
     await clickSlider(page, 'maxItems', 60, m.min, m.max);
     await waitFrames(page, 2);
     const roomy = (await expectFoundIsBruteForce(page)).state;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MAX_ENEMIES } from '../../src/sim/settings';
+import { MAX_ENEMIES, SETTINGS } from '../../src/sim/settings';
 import { parseUrlParams } from '../../src/sim/urlParams';
 
 describe('parseUrlParams', () => {
@@ -40,7 +40,7 @@ describe('parseUrlParams', () => {
 
   it('accepts the ends of every range', () => {
     const r = parseUrlParams(
-      `enemies=0&radius=${LIMITS.radius.min}&minSize=${LIMITS.minSize.max}&maxItems=1&seed=4294967295`,
+      `enemies=0&radius=${SETTINGS.radius.min}&minSize=${SETTINGS.minSize.max}&maxItems=1&seed=4294967295`,
     );
     expect(r.messages).toEqual([]);
     expect(r.settings).toMatchObject({ enemies: 0, radius: 0.5, minSize: 50, maxItems: 1, seed: 4294967295 });
@@ -55,7 +55,7 @@ describe('parseUrlParams', () => {
       ['3.7', 3.7],
       [' 4 ', 4],
       ['1e0', 1],
-      [String(LIMITS.looseness.max), LIMITS.looseness.max],
+      [String(SETTINGS.looseness.max), SETTINGS.looseness.max],
     ] as const) {
       const r = parseUrlParams(`looseness=${raw}`);
       expect(r.messages, raw).toEqual([]);
@@ -83,7 +83,7 @@ describe('parseUrlParams', () => {
     ['looseness=-0.25', 'looseness'],
     ['looseness=NaN', 'looseness'],
     ['looseness=Infinity', 'looseness'],
-    [`looseness=${LIMITS.looseness.max + 0.25}`, 'looseness'],
+    [`looseness=${SETTINGS.looseness.max + 0.25}`, 'looseness'],
     ['looseness=1e3', 'looseness'],
     ['looseness=loose', 'looseness'],
     ['looseness=2m', 'looseness'],
