@@ -57,7 +57,7 @@ export function createStage(container: HTMLElement, level: Level): Stage {
 }
 
 /** Spacing of the grid: a round number giving at most ~60 lines across the level. */
-export function gridSpacing(size: number): number {
+function gridSpacing(size: number): number {
   const raw = size / 60;
   const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500];
   return steps.find((s) => s >= raw) ?? 1000;

@@ -47,18 +47,6 @@ export function groundRectToTree(
   return out;
 }
 
-/** The ground rectangle of a tree rectangle. */
-export function treeRectToGround(
-  bounds: Bounds,
-  out: GroundRect = { minX: 0, minZ: 0, maxX: 0, maxZ: 0 },
-): GroundRect {
-  out.minX = worldX(bounds.minX);
-  out.minZ = worldZ(bounds.minY);
-  out.maxX = worldX(bounds.maxX);
-  out.maxZ = worldZ(bounds.maxY);
-  return out;
-}
-
 /** The ground of a level `width` x `depth` world units, centred on the origin. */
 export function levelGround(width: number, depth: number): GroundRect {
   return { minX: -width / 2, minZ: -depth / 2, maxX: width / 2, maxZ: depth / 2 };
