@@ -239,3 +239,61 @@ export async function loadLevel(
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** How long the page waits for the level list and the level file before it starts the default level. */
+export const LEVEL_TIMEOUT_MS = 10_000;
+
+/** What {@link withTimeout} resolves to when the time ran out first. */
+export const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/** `promise`'s value, or {@link TIMED_OUT} if it has not settled after `ms` milliseconds. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The level to start with, the level list for the GUI (null: unknown) and the problems to show. */
+export interface StartLevel {
+  level: Level;
+  levels: string[] | null;
+  messages: string[];
+}
+
+/** `ms` as a readable duration: "10 s", "0.5 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * Read the level list and, when `name` is given, that level, within `timeoutMs` for both together. A
+ * server that never answers gives the default level and a message naming the level and the timeout, never
+ * a page that waits for ever. Problems reading the list are shown only when a level was asked for (without
+ * one, the list only fills the GUI's level menu). Never throws.
+ */
+export async function loadStartLevel(
+  name: string | undefined,
+  fetchText: Fetch,
+  timeoutMs = LEVEL_TIMEOUT_MS,
+): Promise<StartLevel> {
+  const load = async (): Promise<StartLevel> => {
+    const indexMessages: string[] = [];
+    const levels = await loadLevelIndex(fetchText, indexMessages);
+    if (name === undefined) return { level: defaultLevel(), levels, messages: [] };
+    const result = await loadLevel(name, levels, fetchText);
+    return { level: result.level, levels, messages: [...indexMessages, ...result.messages] };
+  };
+  const loaded = await withTimeout(load(), timeoutMs);
+  if (loaded !== TIMED_OUT) return loaded;
+  return {
+    level: defaultLevel(),
+    levels: null,
+    messages: [
+      name === undefined
+        ? `The level list levels/index.json did not load within ${seconds(timeoutMs)}; starting without the level menu.`
+        : `Level "${name}" did not load within ${seconds(timeoutMs)} (no answer from the server); using the default level.`,
+    ],
+  };
+}

@@ -63,8 +63,8 @@ describe('the settings table', () => {
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
 
-  it('the URL reads every row by its url name, and knows nothing else but level', () => {
-    expect([...URL_PARAMETERS]).toEqual([...SETTING_ROWS.map((r) => r.url), 'level']);
+  it('the URL reads every row by its url name, and knows nothing else but level and levelTimeout', () => {
+    expect([...URL_PARAMETERS]).toEqual([...SETTING_ROWS.map((r) => r.url), 'level', 'levelTimeout']);
     for (const row of SETTING_ROWS) {
       const value = otherValue(row);
       const r = parseUrlParams(`?${row.url}=${urlText(value)}`);
