@@ -1,38 +1,32 @@
 /**
- * The scene: wires the simulation (positions, quadtree, detection) to three.js objects, the input, the
- * camera, the GUI and the HUD, and runs the frame loop.
+ * The scene: wires the simulation (settings, positions, quadtree, detection) to the three.js objects, the
+ * input, the camera, the GUI and the HUD, and runs the frame loop.
  *
- * Frame order: apply GUI edits and queued mouse actions -> move the player -> simulation step (wander, then
- * detect if anything changed) -> mirror positions and changed colours into the instanced mesh -> gizmos ->
- * camera -> render -> HUD. The per-frame path allocates nothing it could reuse.
+ * A frame is a list of named phases in the order data flows (see {@link App.frameStep}):
+ * input -> settings -> simulation step -> mirror into three.js -> gizmos -> camera and render -> HUD.
+ * The per-frame path allocates nothing it could reuse.
  */
-import { Color, Plane, Raycaster, Timer, Vector2, Vector3 } from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { Timer } from 'three';
 import { COLORS } from './colors';
-import { EnemyMesh } from './enemies';
+import { EnemyMesh, EnemyPalette } from './enemies';
+import { FollowCamera } from './followCamera';
 import { createGui, type SceneGui } from './gui';
-import { Hud } from './hud';
-import type { Level } from './level';
+import { Hud, type HudFrame } from './hud';
+import { KeyboardInput } from './input';
+import { Listeners } from './listeners';
 import type { MessageBox } from './messages';
-import {
-  createPlayerMesh,
-  disposePlayerMesh,
-  isTyping,
-  KeyboardInput,
-  type PlayerState,
-  stepPlayer,
-} from './player';
+import { createPlayerMesh, disposePlayerMesh } from './playerMesh';
+import { PointerTools } from './pointerTools';
 import { QuadtreeNodesHelper } from './QuadtreeNodesHelper';
-import { MAX_ENEMIES, type Settings } from './settings';
-import { Simulation } from './simulation';
+import type { Level } from './sim/level';
+import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from './sim/movement';
+import { MAX_ENEMIES, type Settings } from './sim/settings';
+import { type IdRange, Simulation } from './sim/simulation';
+import { clamp, treeX, treeY } from './sim/world';
 import { createStage, DetectRing, RectOutline, type Stage } from './stage';
-import { clamp, type GroundRect, rectFromCorners, treeX, treeY } from './world';
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
 export const MAX_FRAME_DT = 0.1;
-/** A press that moves less than this many pixels is a click, not a drag. */
-const CLICK_SLOP = 5;
-const CAMERA_TARGET_HEIGHT = 1;
 /** Seconds between two query-time measurements for the HUD. */
 const QUERY_TIMING_PERIOD = 0.25;
 
@@ -41,66 +35,48 @@ export interface AppOptions {
   hudElement: HTMLElement;
   messages: MessageBox;
   level: Level;
+  /** The settings to start with (defaults, then the level's, then the URL's). */
   settings: Settings;
   levels: string[] | null;
   /** Navigate to another level preset (the app does not reload itself). */
   onLoadLevel(name: string): void;
 }
 
-// Scratch objects of the per-frame and pointer paths (module scope: reused, never reallocated).
-const _ndc = new Vector2();
-const _hit = new Vector3();
-const _groundPlane = new Plane(new Vector3(0, 1, 0), 0);
-const _raycaster = new Raycaster();
-
 export class App {
   readonly stage: Stage;
+  /** The settings' one owner, and everything the scene computes; see {@link Simulation}. */
   readonly sim: Simulation;
   readonly enemies: EnemyMesh;
-  readonly controls: OrbitControls;
   readonly player: PlayerState;
-  readonly params: Settings;
   readonly level: Level;
   readonly nodesHelper: QuadtreeNodesHelper;
   readonly visitedHelper: QuadtreeNodesHelper;
-  readonly colors = {
-    enemy: new Color(COLORS.enemy),
-    detected: new Color(COLORS.detected),
-    rect: new Color(COLORS.rect),
-  };
   /** Rendered frames. */
   frame = 0;
+  private readonly palette = new EnemyPalette();
   private readonly ring = new DetectRing();
   private readonly rectOutline = new RectOutline();
   private readonly playerMesh;
-  private readonly input = new KeyboardInput();
+  private readonly listeners = new Listeners();
+  private readonly keyboard: KeyboardInput;
+  private readonly pointer: PointerTools;
+  private readonly camera: FollowCamera;
   private readonly timer = new Timer();
   private readonly hud: Hud;
   private readonly gui: SceneGui;
   private readonly messages: MessageBox;
-  private followX: number;
-  private followZ: number;
   private visitedDirty = true;
   private lastShowVisited = false;
   private stopped = false;
   private sinceTiming = Number.POSITIVE_INFINITY;
-  private pixelRatioQuery: MediaQueryList | null = null;
-
-  // Mouse actions are queued and applied at the start of the next frame, so state() is always consistent.
   private pendingRegenerate = false;
-  private readonly pendingBatches: { x: number; z: number }[] = [];
-  private pendingRect: GroundRect | null | undefined;
-  private drag: {
-    id: number;
-    x: number;
-    y: number;
-    rect: boolean;
-    ax: number;
-    az: number;
-    moved: boolean;
-  } | null = null;
-  private readonly dragRect: GroundRect = { minX: 0, minZ: 0, maxX: 0, maxZ: 0 };
-  private readonly hudFrame = {
+  private stopWatchingPixelRatio: (() => void) | null = null;
+
+  // Reused per frame (no allocation).
+  private readonly moveInput: MoveInput = { forward: 0, right: 0, running: false, viewX: 0, viewZ: 0 };
+  private readonly moveOptions: MoveOptions;
+  private readonly moved: IdRange = { from: 0, to: 0 };
+  private readonly hudFrame: HudFrame = {
     dt: 0,
     enemies: 0,
     found: 0,
@@ -113,23 +89,29 @@ export class App {
     leaves: 0,
     depth: 0,
     treeUpdateMs: 0,
+    wanderMs: 0,
     rectFound: 0,
     rectActive: false,
+  };
+  /** Bound once: the simulation calls it for every id whose colour may have changed. */
+  private readonly recolour = (id: number): void => {
+    this.enemies.setColor(id, this.palette.colorOf(this.sim.found.has(id), this.sim.inRect.has(id)));
   };
 
   constructor(options: AppOptions) {
     this.level = options.level;
     this.messages = options.messages;
-    this.params = { ...options.settings };
     this.stage = createStage(options.container, options.level);
     const { scene, camera, renderer } = this.stage;
+    const canvas = renderer.domElement;
 
-    this.sim = new Simulation(options.level, this.params, MAX_ENEMIES);
-    this.enemies = new EnemyMesh(MAX_ENEMIES, this.colors.enemy);
+    this.sim = new Simulation(options.level, options.settings, MAX_ENEMIES);
+    this.enemies = new EnemyMesh(MAX_ENEMIES, this.palette.enemy);
     scene.add(this.enemies.mesh);
 
     this.player = { x: this.level.player.x, z: this.level.player.z, heading: Math.PI };
-    this.playerMesh = createPlayerMesh(new Color(COLORS.player));
+    this.moveOptions = { ...PLAYER_MOVE, area: this.sim.ground };
+    this.playerMesh = createPlayerMesh(this.palette.player);
     scene.add(this.playerMesh, this.ring, this.rectOutline);
 
     this.nodesHelper = new QuadtreeNodesHelper(this.sim.tree, 'leaves', {
@@ -143,44 +125,26 @@ export class App {
     });
     scene.add(this.nodesHelper, this.visitedHelper);
 
-    // Third-person camera behind (+Z of) the player, looking towards -Z; the mouse orbits and zooms.
     const size = Math.max(this.level.width, this.level.depth);
-    camera.position.set(this.player.x, 52, this.player.z + 40);
-    this.followX = this.player.x;
-    this.followZ = this.player.z;
-    this.controls = new OrbitControls(camera, renderer.domElement);
-    this.controls.target.set(this.player.x, CAMERA_TARGET_HEIGHT, this.player.z);
-    this.controls.enablePan = false; // the camera orbits the player; right / Shift drag is the rectangle query
-    this.controls.enableDamping = true;
-    this.controls.dampingFactor = 0.12;
-    this.controls.minDistance = 6;
-    this.controls.maxDistance = size * 1.2;
-    this.controls.maxPolarAngle = Math.PI * 0.47;
-    this.controls.update();
+    this.camera = new FollowCamera(camera, canvas, this.player.x, this.player.z, size);
+    this.keyboard = new KeyboardInput(this.listeners, window);
+    this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground, this.rectOutline);
 
     this.hud = new Hud(options.hudElement);
     this.gui = createGui(
-      this.params,
+      this.sim.requested,
       {
         regenerate: () => {
           this.pendingRegenerate = true;
         },
-        clearRectangle: () => {
-          this.pendingRect = null;
-        },
+        clearRectangle: () => this.pointer.clearRect(),
         loadLevel: (name) => options.onLoadLevel(name),
       },
       options.levels,
       this.level.name,
     );
 
-    this.input.attach(window);
-    window.addEventListener('resize', this.onResize);
-    window.addEventListener('keydown', this.onKeyDown, true);
-    renderer.domElement.addEventListener('pointerdown', this.onPointerDown);
-    renderer.domElement.addEventListener('pointermove', this.onPointerMove);
-    renderer.domElement.addEventListener('pointerup', this.onPointerUp);
-    renderer.domElement.addEventListener('pointercancel', this.onPointerCancel);
+    this.listeners.on(window, 'resize', this.onResize);
     this.timer.connect(document);
     this.watchPixelRatio();
     this.onResize();
@@ -199,74 +163,69 @@ export class App {
     }
   };
 
+  /** One frame, phase by phase, in the order data flows. */
   private frameStep(time: number): void {
     this.timer.update(time);
     const dt = clamp(this.timer.getDelta(), 0, MAX_FRAME_DT);
-    const sim = this.sim;
-    sim.beginFrame();
+    this.sim.beginFrame();
+    this.readInput(dt);
+    this.applySettings();
+    const detected = this.sim.step(dt, this.player.x, this.player.z);
+    this.mirror();
+    this.drawGizmos(detected);
+    this.render(dt);
+    this.updateHud(dt, detected);
+  }
 
-    // 1. GUI edits and queued mouse actions.
-    sim.applySettings(this.params);
+  /** Input: the held keys move the player, relative to where the camera looks. */
+  private readInput(dt: number): void {
+    const move = this.moveInput;
+    move.forward = this.keyboard.forward;
+    move.right = this.keyboard.right;
+    move.running = this.keyboard.running;
+    move.viewX = this.camera.viewX;
+    move.viewZ = this.camera.viewZ;
+    stepPlayer(this.player, move, dt, this.moveOptions);
+  }
+
+  /** Settings: the GUI's edits, then the queued button and pointer actions. */
+  private applySettings(): void {
+    const sim = this.sim;
+    sim.applyRequested();
     if (this.pendingRegenerate) {
       this.pendingRegenerate = false;
       sim.regenerate();
     }
-    if (this.pendingBatches.length > 0) {
-      for (const p of this.pendingBatches) sim.addBatch(p.x, p.z);
-      this.pendingBatches.length = 0;
+    const batches = this.pointer.batches;
+    if (batches.length > 0) {
+      for (const p of batches) sim.addBatch(p.x, p.z);
+      this.pointer.clearBatches();
     }
-    if (this.pendingRect !== undefined) {
-      sim.setRect(this.pendingRect);
-      this.pendingRect = undefined;
-    }
-    if (this.params.enemies !== sim.settings.enemies) {
-      this.params.enemies = sim.settings.enemies;
-      this.gui.refresh();
-    }
+    const rect = this.pointer.takeRect();
+    if (rect !== undefined) sim.setRect(rect);
+    if (sim.takeRequestedRewritten()) this.gui.refresh();
+  }
 
-    // 2. Player, relative to where the camera looks.
-    const { camera } = this.stage;
-    const target = this.controls.target;
-    stepPlayer(
-      this.player,
-      this.input.forward,
-      this.input.right,
-      this.input.running,
-      dt,
-      target.x - camera.position.x,
-      target.z - camera.position.z,
-      sim.ground,
-    );
-
-    // 3. Simulation: wander, then detect if anything changed.
-    const detected = sim.step(dt, this.player.x, this.player.z);
-
-    // 4. Mirror into three.js: moved positions, and only the colours that changed.
-    if (sim.dirtyTo > sim.dirtyFrom) {
-      this.enemies.setPositions(sim.xs, sim.zs, sim.dirtyFrom, sim.dirtyTo);
-      sim.dirtyFrom = 0;
-      sim.dirtyTo = 0;
-    }
+  /** Mirror into three.js: moved positions, and only the colours that changed. */
+  private mirror(): void {
+    const sim = this.sim;
+    if (sim.takeMovedRange(this.moved))
+      this.enemies.setPositions(sim.xs, sim.zs, this.moved.from, this.moved.to);
     this.enemies.count = sim.count;
-    const changes = sim.changes;
-    if (changes.length > 0) {
-      for (let i = 0; i < changes.length; i++) {
-        const id = changes.ids[i];
-        this.enemies.setColor(id, this.colorOf(id));
-      }
-      changes.clear();
-      this.enemies.flushColors();
-    }
+    if (sim.drainChanges(this.recolour) > 0) this.enemies.flushColors();
+  }
 
-    // 5. Player, ring, rectangle, gizmos.
+  /** Gizmos: the player, its ring, the rectangle, the tree's nodes and the leaves the query visited. */
+  private drawGizmos(detected: boolean): void {
+    const sim = this.sim;
+    const s = sim.settings;
     this.playerMesh.position.set(this.player.x, 0, this.player.z);
     this.playerMesh.rotation.y = this.player.heading;
     this.ring.position.set(this.player.x, 0, this.player.z);
-    this.ring.setRadius(sim.settings.radius);
+    this.ring.setRadius(s.radius);
     if (sim.rect !== null) this.rectOutline.set(sim.rect);
-    else if (this.drag === null || !this.drag.rect) this.rectOutline.visible = false;
+    else if (!this.pointer.draggingRect) this.rectOutline.visible = false;
 
-    const s = sim.settings;
     this.nodesHelper.visible = s.showNodes;
     if (s.showNodes) {
       this.nodesHelper.tree = sim.tree;
@@ -282,25 +241,24 @@ export class App {
       this.visitedHelper.setCircle(treeX(sim.playerX), treeY(sim.playerZ), s.radius);
       this.visitedHelper.update();
     }
+  }
 
-    // 6. Camera follows the player by the same offset; the mouse orbits around it.
-    camera.position.x += this.player.x - this.followX;
-    camera.position.z += this.player.z - this.followZ;
-    this.followX = this.player.x;
-    this.followZ = this.player.z;
-    target.set(this.player.x, CAMERA_TARGET_HEIGHT, this.player.z);
-    this.controls.update(dt);
-
-    this.stage.renderer.render(this.stage.scene, camera);
+  /** Camera and render: the camera follows the player by the same offset; the mouse orbits around it. */
+  private render(dt: number): void {
+    this.camera.follow(this.player.x, this.player.z, dt);
+    this.stage.renderer.render(this.stage.scene, this.stage.camera);
     this.frame++;
+  }
 
-    // 7. HUD.
+  /** HUD: this frame's figures. */
+  private updateHud(dt: number, detected: boolean): void {
+    const sim = this.sim;
     const shape = sim.treeShape();
     const h = this.hudFrame;
     h.dt = dt;
     h.enemies = sim.count;
     h.found = sim.found.size;
-    h.bruteForce = s.bruteForce;
+    h.bruteForce = sim.settings.bruteForce;
     h.detected = detected;
     // Query time: a repeated, precise measurement a few times per second (see Simulation.measureQuery).
     this.sinceTiming += dt;
@@ -315,16 +273,10 @@ export class App {
     h.leaves = shape.leaves;
     h.depth = shape.depth;
     h.treeUpdateMs = sim.treeUpdateMs;
+    h.wanderMs = sim.wanderMs;
     h.rectFound = sim.inRect.size;
     h.rectActive = sim.rect !== null;
     this.hud.update(h);
-  }
-
-  /** The colour an enemy should have now: detected wins over the rectangle. */
-  colorOf(id: number): Color {
-    if (this.sim.found.has(id)) return this.colors.detected;
-    if (this.sim.inRect.has(id)) return this.colors.rect;
-    return this.colors.enemy;
   }
 
   private readonly onResize = (): void => {
@@ -340,9 +292,9 @@ export class App {
 
   /** Resize again when the device pixel ratio changes (browser zoom, a window moved to another screen). */
   private watchPixelRatio(): void {
-    this.pixelRatioQuery?.removeEventListener('change', this.onPixelRatioChange);
-    this.pixelRatioQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-    this.pixelRatioQuery.addEventListener('change', this.onPixelRatioChange);
+    this.stopWatchingPixelRatio?.();
+    const query = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    this.stopWatchingPixelRatio = this.listeners.on(query, 'change', this.onPixelRatioChange);
   }
 
   private readonly onPixelRatioChange = (): void => {
@@ -350,92 +302,13 @@ export class App {
     this.watchPixelRatio();
   };
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (event.code === 'Escape' && !isTyping(event.target)) this.pendingRect = null;
-  };
-
-  /** Where the pointer's ray meets the ground plane, or null (sky). */
-  private groundPoint(event: PointerEvent, out: Vector3): Vector3 | null {
-    const rect = this.stage.renderer.domElement.getBoundingClientRect();
-    _ndc.set(
-      ((event.clientX - rect.left) / rect.width) * 2 - 1,
-      -((event.clientY - rect.top) / rect.height) * 2 + 1,
-    );
-    _raycaster.setFromCamera(_ndc, this.stage.camera);
-    return _raycaster.ray.intersectPlane(_groundPlane, out);
-  }
-
-  private readonly onPointerDown = (event: PointerEvent): void => {
-    if (this.drag !== null) return;
-    const rect = event.button === 2 || (event.button === 0 && event.shiftKey);
-    if (event.button !== 0 && !rect) return;
-    let ax = 0;
-    let az = 0;
-    if (rect) {
-      const hit = this.groundPoint(event, _hit);
-      if (hit === null) return;
-      const g = this.sim.ground;
-      ax = clamp(hit.x, g.minX, g.maxX);
-      az = clamp(hit.z, g.minZ, g.maxZ);
-    }
-    this.drag = { id: event.pointerId, x: event.clientX, y: event.clientY, rect, ax, az, moved: false };
-  };
-
-  private readonly onPointerMove = (event: PointerEvent): void => {
-    const drag = this.drag;
-    if (drag === null || event.pointerId !== drag.id) return;
-    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > CLICK_SLOP) drag.moved = true;
-    if (drag.rect && drag.moved) {
-      const hit = this.groundPoint(event, _hit);
-      if (hit === null) return;
-      const g = this.sim.ground;
-      rectFromCorners(
-        drag.ax,
-        drag.az,
-        clamp(hit.x, g.minX, g.maxX),
-        clamp(hit.z, g.minZ, g.maxZ),
-        this.dragRect,
-      );
-      this.rectOutline.set(this.dragRect);
-    }
-  };
-
-  private readonly onPointerUp = (event: PointerEvent): void => {
-    const drag = this.drag;
-    if (drag === null || event.pointerId !== drag.id) return;
-    this.onPointerMove(event);
-    this.drag = null;
-    if (drag.rect) {
-      // A drag selects a rectangle; a right click without a drag clears it.
-      this.pendingRect = drag.moved ? { ...this.dragRect } : null;
-      return;
-    }
-    if (drag.moved) return; // that was an orbit
-    const hit = this.groundPoint(event, _hit);
-    if (hit === null) return;
-    const g = this.sim.ground;
-    if (hit.x < g.minX || hit.x > g.maxX || hit.z < g.minZ || hit.z > g.maxZ) return;
-    this.pendingBatches.push({ x: hit.x, z: hit.z });
-  };
-
-  private readonly onPointerCancel = (): void => {
-    this.drag = null;
-  };
-
   /** Stop the loop and free everything (GPU buffers, listeners, GUI). */
   dispose(): void {
     this.stopped = true;
     const { renderer } = this.stage;
     renderer.setAnimationLoop(null);
-    this.input.detach();
-    this.pixelRatioQuery?.removeEventListener('change', this.onPixelRatioChange);
-    window.removeEventListener('resize', this.onResize);
-    window.removeEventListener('keydown', this.onKeyDown, true);
-    renderer.domElement.removeEventListener('pointerdown', this.onPointerDown);
-    renderer.domElement.removeEventListener('pointermove', this.onPointerMove);
-    renderer.domElement.removeEventListener('pointerup', this.onPointerUp);
-    renderer.domElement.removeEventListener('pointercancel', this.onPointerCancel);
-    this.controls.dispose();
+    this.listeners.dispose();
+    this.camera.dispose();
     this.timer.dispose();
     this.gui.dispose();
     this.enemies.dispose();

@@ -4,7 +4,7 @@
  * with `setColorAt`; only the changed range is uploaded.
  */
 import {
-  type Color,
+  Color,
   CylinderGeometry,
   DynamicDrawUsage,
   InstancedBufferAttribute,
@@ -12,8 +12,24 @@ import {
   MeshLambertMaterial,
   StaticDrawUsage,
 } from 'three';
+import { COLORS } from './colors';
 
 export const ENEMY_HEIGHT = 1.3;
+
+/** The colour policy: an enemy inside the detect radius is yellow, else inside the rectangle cyan, else dark. */
+export class EnemyPalette {
+  readonly enemy = new Color(COLORS.enemy);
+  readonly detected = new Color(COLORS.detected);
+  readonly rect = new Color(COLORS.rect);
+  readonly player = new Color(COLORS.player);
+
+  /** The colour of an enemy now: detected wins over the rectangle. */
+  colorOf(found: boolean, inRect: boolean): Color {
+    if (found) return this.detected;
+    if (inRect) return this.rect;
+    return this.enemy;
+  }
+}
 
 export class EnemyMesh {
   readonly mesh: InstancedMesh;

@@ -1,9 +1,12 @@
 /**
- * The lil-gui panel. It edits a plain {@link Settings} object; the app applies the edits at the start of
- * the next frame (so every change is answered on the next frame, never half-way through one).
+ * The lil-gui panel, built from the settings table: one folder per `folder`, one controller per row (a
+ * slider for a number row, a number box when the row says so, a checkbox for a flag, a drop-down for a
+ * choice), then the folder's buttons. It edits the simulation's requested settings in place; the simulation
+ * applies them at the start of the next frame (so every change is answered on the next frame, never half-way
+ * through one).
  */
 import GUI, { type Controller } from 'lil-gui';
-import { DISTRIBUTIONS, LIMITS, type Settings } from './settings';
+import { FOLDERS, type Folder, SETTING_ROWS, type Settings } from './sim/settings';
 
 export interface GuiActions {
   regenerate(): void;
@@ -13,11 +16,17 @@ export interface GuiActions {
 }
 
 export interface SceneGui {
-  gui: GUI;
-  /** Refresh the displayed values after the app changed the settings itself (e.g. a click added enemies). */
+  /** Refresh the displayed values after the simulation changed a setting itself (a click added enemies). */
   refresh(): void;
   dispose(): void;
 }
+
+/** Buttons at the end of a folder. */
+const BUTTONS: Record<Folder, readonly { action: 'regenerate' | 'clearRectangle'; label: string }[]> = {
+  Detection: [{ action: 'clearRectangle', label: 'clear rectangle' }],
+  Quadtree: [],
+  Enemies: [{ action: 'regenerate', label: 'regenerate' }],
+};
 
 export function createGui(
   settings: Settings,
@@ -28,48 +37,30 @@ export function createGui(
   const gui = new GUI({ title: 'Quadtree detection' });
   gui.domElement.id = 'gui';
   const controllers: Controller[] = [];
-  const add = (c: Controller) => {
-    controllers.push(c);
-    return c;
-  };
-  const range = <K extends keyof typeof LIMITS>(folder: GUI, key: K & keyof Settings, name: string) => {
-    const l = LIMITS[key];
-    return add(folder.add(settings, key, l.min, l.max, l.step).name(name));
-  };
 
-  const detection = gui.addFolder('Detection');
-  range(detection, 'radius', 'detect radius');
-  add(detection.add(settings, 'bruteForce').name('brute force'));
-  add(detection.add(settings, 'showNodes').name('show nodes'));
-  add(detection.add(settings, 'showVisited').name('show visited'));
-  add(detection.add(actions, 'clearRectangle').name('clear rectangle'));
-
-  const tree = gui.addFolder('Quadtree');
-  range(tree, 'minSize', 'minSize');
-  range(tree, 'maxItems', 'maxItems');
-  range(tree, 'looseness', 'looseness');
-
-  const enemies = gui.addFolder('Enemies');
-  range(enemies, 'enemies', 'enemies');
-  add(enemies.add(settings, 'moving').name('moving'));
-  range(enemies, 'speed', 'speed');
-  add(enemies.add(settings, 'distribution', DISTRIBUTIONS).name('distribution'));
-  // No max: a slider over 0 … 2^32 would be useless; the number box takes any integer seed.
-  add(enemies.add(settings, 'seed').min(0).step(1).name('seed'));
-  add(enemies.add(actions, 'regenerate').name('regenerate'));
+  for (const name of FOLDERS) {
+    const folder = gui.addFolder(name);
+    for (const row of SETTING_ROWS) {
+      if (row.folder !== name) continue;
+      let c: Controller;
+      if (row.kind === 'number' && row.slider) c = folder.add(settings, row.key, row.min, row.max, row.step);
+      else if (row.kind === 'number') c = folder.add(settings, row.key).min(row.min).step(row.step);
+      else if (row.kind === 'choice') c = folder.add(settings, row.key, [...row.options]);
+      else c = folder.add(settings, row.key);
+      controllers.push(c.name(row.label));
+    }
+    for (const button of BUTTONS[name]) folder.add(actions, button.action).name(button.label);
+  }
 
   if (levels !== null && levels.length > 0) {
     const choice = { level: levels.includes(currentLevel) ? currentLevel : levels[0] };
-    add(
-      gui
-        .add(choice, 'level', [...levels])
-        .name('level')
-        .onChange((name: string) => actions.loadLevel(name)),
-    );
+    gui
+      .add(choice, 'level', [...levels])
+      .name('level')
+      .onChange((name: string) => actions.loadLevel(name));
   }
 
   return {
-    gui,
     refresh() {
       for (const c of controllers) c.updateDisplay();
     },

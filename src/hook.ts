@@ -5,24 +5,16 @@
 import { Color } from 'three';
 import type { App } from './app';
 import { COLORS } from './colors';
+import type { Settings } from './sim/settings';
 
-export interface DemoState {
+/** Every setting in force (one field per row of the settings table), and what the scene shows. */
+export interface DemoState extends Settings {
   /** Rendered frames. */
   frame: number;
   /** The player position the `found` ids answer. */
   player: { x: number; z: number };
-  radius: number;
-  minSize: number;
-  maxItems: number;
-  looseness: number;
+  /** Enemies in the scene (equal to the `enemies` setting once it is applied). */
   enemyCount: number;
-  moving: boolean;
-  speed: number;
-  bruteForce: boolean;
-  distribution: string;
-  seed: number;
-  showNodes: boolean;
-  showVisited: boolean;
   /** Ids inside the detect radius, ascending. */
   found: number[];
   /** The rectangle query (world x/z) and the ids inside it, ascending. */
@@ -30,6 +22,8 @@ export interface DemoState {
   rectFound: number[];
   tree: { nodes: number; leaves: number; depth: number; size: number; version: number };
   lastQuery: { nodesVisited: number; pointsTested: number; found: number; micros: number };
+  /** Last frame's times, ms: index work only (tree moves, inserts, removes, rebuilds), and the random walk. */
+  timings: { treeUpdateMs: number; wanderMs: number };
   /** What the node gizmos draw: rectangles in the last update, and whether they are shown. */
   gizmo: { nodesVisible: boolean; nodesDrawn: number; visitedVisible: boolean; visitedDrawn: number };
   level: { name: string; title: string; width: number; depth: number };
@@ -59,23 +53,12 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
   return Object.freeze({
     state(): DemoState {
       const sim = app.sim;
-      const s = sim.settings;
       const shape = sim.treeShape();
       return {
+        ...sim.settings,
         frame: app.frame,
         player: { x: sim.playerX, z: sim.playerZ },
-        radius: s.radius,
-        minSize: s.minSize,
-        maxItems: s.maxItems,
-        looseness: s.looseness,
         enemyCount: sim.count,
-        moving: s.moving,
-        speed: s.speed,
-        bruteForce: s.bruteForce,
-        distribution: s.distribution,
-        seed: s.seed,
-        showNodes: s.showNodes,
-        showVisited: s.showVisited,
         found: sim.found.sorted(),
         rect: sim.rect === null ? null : { ...sim.rect },
         rectFound: sim.inRect.sorted(),
@@ -86,6 +69,7 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
           found: sim.lastQuery.found,
           micros: sim.lastQuery.ms * 1000,
         },
+        timings: { treeUpdateMs: sim.treeUpdateMs, wanderMs: sim.wanderMs },
         gizmo: {
           nodesVisible: app.nodesHelper.visible,
           nodesDrawn: app.nodesHelper.rectCount,

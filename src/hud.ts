@@ -29,7 +29,10 @@ export interface HudFrame {
   nodes: number;
   leaves: number;
   depth: number;
+  /** Index work only: the tree's moves, inserts, removes and rebuilds this frame, ms. */
   treeUpdateMs: number;
+  /** The enemies' random walk this frame (not the tree), ms. */
+  wanderMs: number;
   rectFound: number;
   rectActive: boolean;
 }
@@ -43,6 +46,7 @@ const ROWS = [
   ['tested', 'points tested'],
   ['shape', 'depth / leaves'],
   ['update', 'tree update'],
+  ['wander', 'wander'],
   ['rect', 'rectangle'],
 ] as const;
 
@@ -61,6 +65,7 @@ export class Hud {
   private readonly visited = new Smoothed(0.3);
   private readonly tested = new Smoothed(0.3);
   private readonly updateMs = new Smoothed(0.5);
+  private readonly wanderMs = new Smoothed(0.5);
   private sinceRefresh = Number.POSITIVE_INFINITY;
   /** Text refreshes per second. */
   private readonly refreshSeconds = 0.25;
@@ -89,6 +94,7 @@ export class Hud {
     const dt = Math.max(f.dt, 1e-4);
     this.fps.add(1 / dt, dt);
     this.updateMs.add(f.treeUpdateMs, dt);
+    this.wanderMs.add(f.wanderMs, dt);
     if (!Number.isNaN(f.queryMs)) this.queryUs.add(f.queryMs * 1000, 0.25);
     if (f.detected) {
       this.visited.add(f.nodesVisited, dt);
@@ -115,6 +121,7 @@ export class Hud {
     this.set('tested', integer.format(this.tested.value || 0));
     this.set('shape', `${f.depth} / ${integer.format(f.leaves)}`);
     this.set('update', `${twoDecimals.format(this.updateMs.value)} ms/frame`);
+    this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
   }
 

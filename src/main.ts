@@ -5,10 +5,10 @@
 import './style.css';
 import { App } from './app';
 import { createHook, installHook } from './hook';
-import { defaultLevel, type Fetch, type Level, loadLevel, loadLevelIndex } from './level';
 import { MessageBox } from './messages';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
-import { parseUrlParams } from './urlParams';
+import { type Fetch, loadStartLevel } from './sim/level';
+import { DEFAULT_SETTINGS, type Settings } from './sim/settings';
+import { parseUrlParams } from './sim/urlParams';
 
 function element(id: string): HTMLElement {
   const found = document.getElementById(id);
@@ -22,15 +22,17 @@ async function main(messages: MessageBox): Promise<void> {
   const request = parseUrlParams(window.location.search);
   messages.add(request.messages);
 
-  const indexMessages: string[] = [];
-  const levels = await loadLevelIndex(fetchText, indexMessages);
-  let level: Level = defaultLevel();
-  if (request.level !== undefined) {
-    messages.add(indexMessages);
-    const result = await loadLevel(request.level, levels, fetchText);
-    level = result.level;
-    messages.add(result.messages);
-  }
+  // The page says what it waits for; a server that never answers gives the default level after a timeout.
+  const loading = element('loading');
+  loading.textContent = request.level === undefined ? 'Loading…' : `Loading level "${request.level}"…`;
+  loading.hidden = false;
+  const {
+    level,
+    levels,
+    messages: levelMessages,
+  } = await loadStartLevel(request.level, fetchText, request.levelTimeoutMs);
+  loading.hidden = true;
+  messages.add(levelMessages);
 
   // Defaults, then the level's values, then the URL's.
   const settings: Settings = { ...DEFAULT_SETTINGS, ...level.settings, ...request.settings };
@@ -53,5 +55,6 @@ async function main(messages: MessageBox): Promise<void> {
 
 const messages = new MessageBox(element('messages'));
 main(messages).catch((error: unknown) => {
+  element('loading').hidden = true;
   messages.add([`The scene could not start: ${error instanceof Error ? error.message : String(error)}`]);
 });

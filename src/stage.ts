@@ -24,14 +24,13 @@ import {
   WebGLRenderer,
 } from 'three';
 import { COLORS } from './colors';
-import type { Level } from './level';
-import type { GroundRect } from './world';
+import type { Level } from './sim/level';
+import type { GroundRect } from './sim/world';
 
 export interface Stage {
   renderer: WebGLRenderer;
   scene: Scene;
   camera: PerspectiveCamera;
-  ground: Group;
 }
 
 /** Renderer, scene, camera, lights and ground for `level`. Throws if WebGL is unavailable. */
@@ -53,13 +52,12 @@ export function createStage(container: HTMLElement, level: Level): Stage {
   sun.position.set(-0.45, 1, 0.3);
   scene.add(hemi, sun);
 
-  const ground = createGround(level);
-  scene.add(ground);
-  return { renderer, scene, camera, ground };
+  scene.add(createGround(level));
+  return { renderer, scene, camera };
 }
 
 /** Spacing of the grid: a round number giving at most ~60 lines across the level. */
-export function gridSpacing(size: number): number {
+function gridSpacing(size: number): number {
   const raw = size / 60;
   const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500];
   return steps.find((s) => s >= raw) ?? 1000;

@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Launch flags under which WebGL renders headless on the CPU here (ANGLE + SwiftShader); see BROWSER.md. */
+/**
+ * Launch flags under which WebGL renders headless on the CPU here (ANGLE + SwiftShader). Not
+ * `--use-gl=swiftshader` (no context), nor `--disable-frame-rate-limit` / `--disable-gpu-vsync` (the frame
+ * counter runs away and the tests' waits hang).
+ */
 export const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-quic',

@@ -3,7 +3,7 @@
  * lil-gui panel like a person, and read the scene back through `window.quadtreeDemo`.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
 import type { DemoState } from '../../src/hook';
 import { launchBrowser } from './browser';
 
@@ -37,24 +37,50 @@ export interface ScenePage {
   errors: string[];
 }
 
-/** Open the scene with a query string (e.g. '?enemies=2000') and wait until it has rendered a few frames. */
-export async function openScene(
-  browser: Browser,
-  baseUrl: string,
-  query = '',
-  options: { viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<void> } = {},
-): Promise<ScenePage> {
+export interface SceneOptions {
+  viewport?: { width: number; height: number };
+  /** Runs before the page loads the scene (e.g. to route requests). */
+  beforeGoto?: (page: Page) => Promise<void>;
+}
+
+/**
+ * The scene fixture's first half: a new page that records console errors and is closed when the test
+ * finishes, passed or failed, so a failing test leaks no page into the next one. Call it inside a test.
+ */
+export async function newScenePage(browser: Browser, options: SceneOptions = {}): Promise<ScenePage> {
   const page = await browser.newPage({ viewport: options.viewport ?? VIEWPORT });
+  onTestFinished(async () => {
+    if (!page.isClosed()) await page.close();
+  });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   if (options.beforeGoto) await options.beforeGoto(page);
-  await page.goto(new URL(query, baseUrl).toString());
+  return { page, errors };
+}
+
+/** Wait until the scene is up (its hook is installed) and has rendered a few frames. */
+export async function waitForScene(page: Page): Promise<void> {
   await page.waitForFunction(() => window.quadtreeDemo !== undefined, undefined, { polling: 50 });
   await waitFrames(page, 3);
-  return { page, errors };
+}
+
+/**
+ * The scene fixture: open the scene with a query string (e.g. '?enemies=2000') in a new page (closed when
+ * the test finishes, see {@link newScenePage}) and wait until it has rendered a few frames.
+ */
+export async function openScene(
+  browser: Browser,
+  baseUrl: string,
+  query = '',
+  options: SceneOptions = {},
+): Promise<ScenePage> {
+  const scene = await newScenePage(browser, options);
+  await scene.page.goto(new URL(query, baseUrl).toString());
+  await waitForScene(scene.page);
+  return scene;
 }
 
 /** The scene's state (one synchronous read in the page: consistent within a frame). */

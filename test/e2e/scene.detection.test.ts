@@ -56,7 +56,6 @@ describe('detection', () => {
     const after = await expectConsistent(page);
     expect(after.state.player.z).toBeGreaterThan(before.player.z + 5);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('keeps the player inside the level', async () => {
@@ -86,7 +85,6 @@ describe('detection', () => {
     expect(end.state.player.x).toBeCloseTo(edgeX, 9);
     expect(Math.max(...end.positions.map(Math.abs))).toBeLessThanOrEqual(20);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('gives the same found set in brute-force mode, testing every enemy', async () => {
@@ -115,7 +113,6 @@ describe('detection', () => {
     expect(back.state.bruteForce).toBe(false);
     expect(back.state.found).toEqual(moved.state.found);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('keeps the tree and the found set right while enemies wander', async () => {
@@ -130,8 +127,17 @@ describe('detection', () => {
     expect(Math.max(...b.positions.map(Math.abs))).toBeLessThanOrEqual(100);
     await waitFrames(page, 5);
     await expectConsistent(page);
+    // The HUD keeps the tree's own work apart from the random walk, and the hook exposes both times.
+    await page.waitForFunction(
+      () => /ms\/frame$/.test(document.querySelector('#hud tr[data-key="wander"] td')?.textContent ?? ''),
+      undefined,
+      { polling: 50 },
+    );
+    expect(await page.locator('#hud tr[data-key="update"] th').textContent()).toBe('tree update');
+    const { timings } = await getState(page);
+    expect(timings.wanderMs).toBeGreaterThanOrEqual(0);
+    expect(timings.treeUpdateMs).toBeGreaterThanOrEqual(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('builds a loose tree from ?looseness= and keeps the found set exact while enemies wander', async () => {
@@ -148,7 +154,6 @@ describe('detection', () => {
     expect(b.positions).not.toEqual(a.positions);
     expect(b.state.tree.size).toBe(2000);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('adds 100 enemies around a clicked point', async () => {
@@ -167,7 +172,6 @@ describe('detection', () => {
     expect(spread(zs)).toBeLessThan(30);
     expect(await controller(page, 'enemies').locator('input').inputValue()).toBe('1100');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('runs a rectangle query on Shift+drag and right-drag, in a third colour; Escape clears it', async () => {
@@ -215,7 +219,6 @@ describe('detection', () => {
     expect(c.state.rectFound).toEqual([]);
     expect(c.colors.filter((x) => x === c.state.colors.rect)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
 
@@ -253,6 +256,5 @@ describe('memory', () => {
     // Same scene state as before the rounds (an even number of rounds), so the heap should match closely.
     expect(heapAfter - heapBefore).toBeLessThan(1_000_000);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

@@ -1,7 +1,17 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/settings';
-import { expectFoundIsBruteForce, getState, holdKeys, openScene, useBrowser, waitFrames } from './helpers';
+import { DEFAULT_SETTINGS } from '../../src/sim/settings';
+import {
+  expectFoundIsBruteForce,
+  getState,
+  holdKeys,
+  newScenePage,
+  openScene,
+  useBrowser,
+  VIEWPORT,
+  waitForScene,
+  waitFrames,
+} from './helpers';
 
 const { browser, baseUrl } = useBrowser();
 
@@ -61,7 +71,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.messages.length).toBe(7);
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('malformed level file: message, default level', async () => {
@@ -75,7 +84,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.enemyCount).toBe(1500); // the URL still applies
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('level file with bad fields: message per field, the good fields kept', async () => {
@@ -98,7 +106,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.radius).toBe(9);
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('unknown level: message listing the levels, no failed request', async () => {
@@ -109,7 +116,6 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect((await getState(page)).level.name).toBe('default');
     await expectRunning(page);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a level preset loads, and URL parameters override it', async () => {
@@ -123,6 +129,62 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(s.player).toEqual({ x: 0, z: 10 });
     await waitFrames(page, 2);
     expect(errors).toEqual([]);
-    await page.close();
+  });
+
+  it('a level file that is slow to answer: the page says it is loading, then the level starts', async () => {
+    let answer: (route: Route) => void = () => {};
+    const requested = new Promise<Route>((resolve) => {
+      answer = resolve;
+    });
+    const { page, errors } = await newScenePage(browser(), {
+      // Held until the test has seen the loading notice.
+      beforeGoto: async (p) => {
+        await p.route('**/levels/camps.json', (route) => answer(route));
+      },
+    });
+    await page.goto(new URL('?level=camps&enemies=800', baseUrl).toString());
+    const route = await requested;
+    const loading = page.locator('#loading');
+    await loading.waitFor({ state: 'visible' });
+    expect(await loading.textContent()).toBe('Loading level "camps"…');
+    expect(await page.evaluate(() => window.quadtreeDemo)).toBeUndefined();
+    await route.continue();
+    await waitForScene(page);
+    expect(await loading.isHidden()).toBe(true);
+    expect((await getState(page)).level.name).toBe('camps');
+    expect(errors).toEqual([]);
+  });
+
+  it('a level file that never answers: after the timeout, the default level and a message naming both', async () => {
+    const { page, errors } = await newScenePage(browser(), {
+      beforeGoto: async (p) => {
+        await p.route('**/levels/camps.json', () => {}); // never answered
+      },
+    });
+    // levelTimeout shortens the 10 s wait for the test.
+    await page.goto(new URL('?level=camps&enemies=800&levelTimeout=0.5', baseUrl).toString());
+    await waitForScene(page);
+    expect(await page.locator('#loading').isHidden()).toBe(true);
+    const text = await messageText(page);
+    expect(text).toContain('Level "camps" did not load within 0.5 s');
+    const s = await getState(page);
+    expect(s.level.name).toBe('default');
+    expect(s.enemyCount).toBe(800); // the URL still applies
+    await expectRunning(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('200 unknown URL parameters: a few messages and a count of the rest, at most half the view', async () => {
+    const query = `?${Array.from({ length: 200 }, (_, i) => `junk${i}=1`).join('&')}&enemies=500`;
+    const { page, errors } = await openScene(browser(), baseUrl, query);
+    const box = page.locator('#messages');
+    expect(await box.isVisible()).toBe(true);
+    expect(await box.locator('li').count()).toBe(8);
+    expect(await box.textContent()).toContain('and 192 more');
+    const rect = await box.boundingBox();
+    expect(rect!.height).toBeLessThanOrEqual(VIEWPORT.height / 2);
+    expect((await getState(page)).messages).toHaveLength(200);
+    await expectRunning(page);
+    expect(errors).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/settings';
+import { SETTING_ROWS, SETTINGS } from '../../src/sim/settings';
 import {
   canvasPixels,
   clickCheckbox,
@@ -18,11 +18,38 @@ import {
 const { browser, baseUrl } = useBrowser();
 
 describe('the lil-gui panel', () => {
+  it('has one controller per settings row, with its label, in its folder, showing the value in force', async () => {
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?enemies=1500&seed=3&radius=20&nodes=0&brute=1',
+    );
+    const panel = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#gui .lil-controller'), (c) => ({
+        folder: c.closest('.lil-gui')?.querySelector('.lil-title')?.textContent ?? '',
+        name: c.querySelector('.lil-name')?.textContent ?? '',
+      })),
+    );
+    const state = await getState(page);
+    for (const row of SETTING_ROWS) {
+      expect(
+        panel.filter((c) => c.name === row.label),
+        row.key,
+      ).toEqual([{ folder: row.folder, name: row.label }]);
+      const input = controller(page, row.label).locator('input, select').first();
+      if (row.kind === 'flag') expect(await input.isChecked(), row.key).toBe(state[row.key]);
+      else if (row.kind === 'number') expect(Number(await input.inputValue()), row.key).toBe(state[row.key]);
+      else expect(await input.inputValue(), row.key).toBe(state[row.key]);
+    }
+    expect(state).toMatchObject({ enemies: 1500, seed: 3, radius: 20, showNodes: false, bruteForce: true });
+    expect(errors).toEqual([]);
+  });
+
   it('detect radius slider: a bigger radius finds a superset, a smaller one a subset', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
     const s0 = (await expectFoundIsBruteForce(page)).state;
     expect(s0.radius).toBe(15);
-    const { min, max } = LIMITS.radius;
+    const { min, max } = SETTINGS.radius;
 
     await clickSlider(page, 'detect radius', 30, min, max);
     await waitFrames(page, 2);
@@ -40,7 +67,6 @@ describe('the lil-gui panel', () => {
     expect(small.found.length).toBeLessThan(s0.found.length);
     expect(small.found.every((id) => s0.found.includes(id))).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('minSize and maxItems sliders rebuild the tree: smaller minSize, more nodes; same answer', async () => {
@@ -50,7 +76,7 @@ describe('the lil-gui panel', () => {
       '?enemies=2000&seed=4&distribution=clustered',
     );
     const s0 = (await expectFoundIsBruteForce(page)).state;
-    const { min, max } = LIMITS.minSize;
+    const { min, max } = SETTINGS.minSize;
 
     await clickSlider(page, 'minSize', 40, min, max);
     await waitFrames(page, 2);
@@ -65,7 +91,7 @@ describe('the lil-gui panel', () => {
     expect(fine.tree.nodes).toBeGreaterThan(coarse.tree.nodes);
     expect(fine.found).toEqual(s0.found);
 
-    const m = LIMITS.maxItems;
+    const m = SETTINGS.maxItems;
     await clickSlider(page, 'maxItems', 60, m.min, m.max);
     await waitFrames(page, 2);
     const roomy = (await expectFoundIsBruteForce(page)).state;
@@ -73,7 +99,6 @@ describe('the lil-gui panel', () => {
     expect(roomy.tree.nodes).toBeLessThan(fine.tree.nodes);
     expect(roomy.found).toEqual(s0.found);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('show nodes toggles the leaf gizmo; show visited draws the leaves the query reached', async () => {
@@ -107,7 +132,6 @@ describe('the lil-gui panel', () => {
     const visited = await canvasPixels(page, { orange: '#ff7a1a' }, 40);
     expect(visited.near.orange).toBeGreaterThan(50);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('enemies box adds and removes enemies without a reload; distribution and seed regenerate', async () => {
@@ -156,7 +180,6 @@ describe('the lil-gui panel', () => {
     expect(reseeded.state.seed).toBe(99);
     expect(reseeded.positions).not.toEqual(clustered.positions);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('regenerate puts wandering enemies back where the same URL spawns them', async () => {
@@ -179,6 +202,5 @@ describe('the lil-gui panel', () => {
       scanCircle(back.positions, back.state.player.x, back.state.player.z, back.state.radius),
     );
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

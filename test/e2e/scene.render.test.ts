@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { canvasPixels, getState, openScene, scanCircle, snapshot, useBrowser, waitFrames } from './helpers';
 
@@ -21,7 +22,6 @@ describe('the scene renders', () => {
     expect(pixels.near.detected).toBeGreaterThan(20); // detected enemies
     expect(await page.locator('#messages').isHidden()).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('exposes a read-only quadtreeDemo hook with the documented state', async () => {
@@ -60,7 +60,6 @@ describe('the scene renders', () => {
     const positions = await page.evaluate(() => window.quadtreeDemo!.enemyPositions());
     expect(Object.keys(positions)).toHaveLength(3000);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('gives the same scene for the same URL', async () => {
@@ -98,6 +97,20 @@ describe('the scene renders', () => {
     await page.screenshot({ path: target });
     expect(existsSync(target)).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
+  });
+
+  describe('the scene fixture closes its page when the test ends', () => {
+    let leaked: Page | undefined;
+
+    it.fails('(a test that fails on purpose, after opening the scene)', async () => {
+      const { page } = await openScene(browser(), baseUrl, '?enemies=100');
+      leaked = page;
+      expect(page.isClosed()).toBe(true); // fails: the page is open while the test runs
+    });
+
+    it('…and its page is closed anyway', () => {
+      expect(leaked).toBeDefined();
+      expect(leaked!.isClosed()).toBe(true);
+    });
   });
 });

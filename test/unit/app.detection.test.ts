@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeList, FoundSet, scanCircle, scanRect } from '../../src/detection';
-import { mulberry32 } from '../../src/random';
+import { ChangeList, FoundSet, scanCircle, scanRect } from '../../src/sim/detection';
+import { mulberry32 } from '../../src/sim/random';
 
 /** Writes `ids` as the next answer of `set`; returns how many (what a query would return). */
 function answer(set: FoundSet, ids: Iterable<number>): number {

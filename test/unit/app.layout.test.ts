@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { drawClusters, EDGE_MARGIN, enemyArea, SpawnLayout, scatterAround } from '../../src/layout';
-import { defaultLevel, type Level } from '../../src/level';
-import { mulberry32 } from '../../src/random';
+import { drawClusters, EDGE_MARGIN, enemyArea, SpawnLayout, scatterAround } from '../../src/sim/layout';
+import { defaultLevel, type Level } from '../../src/sim/level';
+import { mulberry32 } from '../../src/sim/random';
 
 function level(over: Partial<Level> = {}): Level {
   return { ...defaultLevel(), ...over };

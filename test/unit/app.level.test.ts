@@ -1,8 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { defaultLevel, type Fetch, loadLevel, loadLevelIndex, parseLevel } from '../../src/level';
-import { DEFAULT_SETTINGS } from '../../src/settings';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  defaultLevel,
+  type Fetch,
+  LEVEL_TIMEOUT_MS,
+  loadLevel,
+  loadLevelIndex,
+  loadStartLevel,
+  parseLevel,
+  TIMED_OUT,
+  withTimeout,
+} from '../../src/sim/level';
+import { DEFAULT_SETTINGS } from '../../src/sim/settings';
 
 const levelsDir = path.resolve(import.meta.dirname, '../../assets/levels');
 
@@ -190,6 +200,71 @@ describe('loadLevel', () => {
     const messages: string[] = [];
     expect(await loadLevelIndex(fakeFetch({ 'levels/index.json': '["a"]' }), messages)).toBeNull();
     expect(messages).toHaveLength(1);
+  });
+});
+
+describe('loadStartLevel', () => {
+  const files = { 'levels/index.json': JSON.stringify({ levels: ['camps'] }) };
+  /** A fetch that never answers for `url` and serves `files` otherwise. */
+  function hanging(url: string): Fetch {
+    const serve = fakeFetch(files);
+    return (u) => (u === url ? new Promise(() => {}) : serve(u));
+  }
+
+  it('loads the list and the level', async () => {
+    const f = fakeFetch({ ...files, 'levels/camps.json': JSON.stringify({ enemies: 10 }) });
+    const start = await loadStartLevel('camps', f);
+    expect(start.messages).toEqual([]);
+    expect(start.levels).toEqual(['camps']);
+    expect(start.level.settings.enemies).toBe(10);
+    expect(await loadStartLevel(undefined, f)).toEqual({
+      level: defaultLevel(),
+      levels: ['camps'],
+      messages: [],
+    });
+  });
+
+  it('a level file that never answers: the default level after the timeout, with a message naming both', async () => {
+    const start = await loadStartLevel('camps', hanging('levels/camps.json'), 30);
+    expect(start.level).toEqual(defaultLevel());
+    expect(start.messages).toEqual([
+      'Level "camps" did not load within 0.03 s (no answer from the server); using the default level.',
+    ]);
+  });
+
+  it('a level list that never answers: the default level, without the level menu', async () => {
+    const start = await loadStartLevel(undefined, hanging('levels/index.json'), 30);
+    expect(start).toEqual({
+      level: defaultLevel(),
+      levels: null,
+      messages: [
+        'The level list levels/index.json did not load within 0.03 s; starting without the level menu.',
+      ],
+    });
+  });
+
+  it('waits 10 s by default', async () => {
+    vi.useFakeTimers();
+    try {
+      const pending = loadStartLevel('camps', hanging('levels/camps.json'));
+      await vi.advanceTimersByTimeAsync(LEVEL_TIMEOUT_MS - 1);
+      let settled = false;
+      void pending.then(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await pending).messages[0]).toContain('did not load within 10 s');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('withTimeout passes a value through and clears its timer', async () => {
+    expect(await withTimeout(Promise.resolve(7), 10)).toBe(7);
+    expect(await withTimeout(new Promise(() => {}), 5)).toBe(TIMED_OUT);
+    await expect(withTimeout(Promise.reject(new Error('no')), 10)).rejects.toThrow('no');
   });
 });
 

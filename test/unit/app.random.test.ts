@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveSeed, gaussian, mulberry32 } from '../../src/random';
+import { deriveSeed, gaussian, mulberry32 } from '../../src/sim/random';
 
 describe('seeded randomness', () => {
   it('mulberry32 repeats for a seed and differs between seeds', () => {

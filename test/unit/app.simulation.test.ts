@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { scanCircle, scanRect } from '../../src/detection';
-import { enemyArea } from '../../src/layout';
-import { defaultLevel, type Level } from '../../src/level';
 import { checkInvariants } from '../../src/quadtree';
-import { mulberry32 } from '../../src/random';
-import { DEFAULT_SETTINGS, type Settings } from '../../src/settings';
-import { Simulation } from '../../src/simulation';
+import { scanCircle, scanRect } from '../../src/sim/detection';
+import { enemyArea } from '../../src/sim/layout';
+import { defaultLevel, type Level } from '../../src/sim/level';
+import { mulberry32 } from '../../src/sim/random';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/sim/settings';
+import { Simulation } from '../../src/sim/simulation';
 
 const CAPACITY = 6000;
 
@@ -13,16 +13,19 @@ function makeSim(settings: Partial<Settings> = {}, level: Level = defaultLevel()
   return new Simulation(level, { ...DEFAULT_SETTINGS, ...settings }, CAPACITY);
 }
 
+/** A GUI edit, applied as the app applies it at the start of a frame. */
+function edit(sim: Simulation, change: Partial<Settings>) {
+  sim.request(change);
+  sim.applyRequested();
+}
+
 /** Colours as the app keeps them: recomputed only for the ids in the change list. */
 class ShadowColors {
   readonly colors = new Array<string>(CAPACITY).fill('enemy');
   apply(sim: Simulation) {
-    const c = sim.changes;
-    for (let i = 0; i < c.length; i++) {
-      const id = c.ids[i];
+    sim.drainChanges((id) => {
       this.colors[id] = sim.found.has(id) ? 'detected' : sim.inRect.has(id) ? 'rect' : 'enemy';
-    }
-    c.clear();
+    });
   }
 }
 
@@ -94,13 +97,13 @@ describe('Simulation', () => {
       { looseness: 2 },
       { enemies: 600 },
     ]) {
-      sim.applySettings({ ...sim.settings, ...change });
+      edit(sim, change);
       expect(sim.step(0.016, 1, 0), JSON.stringify(change)).toBe(true);
       expect(sim.step(0.016, 1, 0)).toBe(false);
     }
-    sim.applySettings({ ...sim.settings, showNodes: false, showVisited: true, speed: 9 });
+    edit(sim, { showNodes: false, showVisited: true, speed: 9 });
     expect(sim.step(0.016, 1, 0)).toBe(false); // display-only settings do not re-detect
-    sim.applySettings({ ...sim.settings, moving: true });
+    edit(sim, { moving: true });
     expect(sim.step(0.016, 1, 0)).toBe(true);
     expect(sim.step(0.016, 1, 0)).toBe(true); // wandering moves something every frame
   });
@@ -109,9 +112,9 @@ describe('Simulation', () => {
     const sim = makeSim({ enemies: 500, looseness: 1.5 });
     expect(sim.tree.looseness).toBe(1.5);
     expect(sim.treeOptions().looseness).toBe(1.5);
-    sim.applySettings({ ...sim.settings, seed: 42 }); // regenerate
+    edit(sim, { seed: 42 }); // regenerate
     expect(sim.tree.looseness).toBe(1.5);
-    sim.applySettings({ ...sim.settings, enemies: 3000 }); // more than doubling: a bulk load
+    edit(sim, { enemies: 3000 }); // more than doubling: a bulk load
     expect(sim.tree.looseness).toBe(1.5);
     expect(sim.tree.size).toBe(3000);
     expect(makeSim({ enemies: 10 }).tree.looseness).toBe(0); // the default
@@ -124,7 +127,7 @@ describe('Simulation', () => {
     const frames = (n: number) => {
       for (let f = 0; f < n; f++) {
         sim.beginFrame();
-        sim.applySettings(sim.settings);
+        sim.applyRequested();
         px = Math.min(px + 0.7, 60); // the player walks, so the found set keeps changing
         sim.step(0.05, px, 0);
         shadow.apply(sim);
@@ -140,7 +143,7 @@ describe('Simulation', () => {
     const found = sim.found.sorted();
     const strict = sim.tree;
 
-    sim.applySettings({ ...sim.settings, looseness: 3 });
+    edit(sim, { looseness: 3 });
     expect(sim.tree).not.toBe(strict);
     expect(sim.tree.looseness).toBe(3);
     expect(sim.settings.looseness).toBe(3);
@@ -161,10 +164,10 @@ describe('Simulation', () => {
       expectConsistent(sim, shadow);
     }
     expect(sim.tree).toBe(loose); // moves keep the tree; only settings changes rebuild it
-    sim.applySettings({ ...sim.settings, looseness: 3 });
+    edit(sim, { looseness: 3 });
     expect(sim.tree).toBe(loose); // the same value: no rebuild
 
-    sim.applySettings({ ...sim.settings, looseness: 0 });
+    edit(sim, { looseness: 0 });
     expect(sim.tree).not.toBe(loose);
     expect(sim.tree.looseness).toBe(0);
     expect(sim.tree.size).toBe(count);
@@ -177,17 +180,20 @@ describe('Simulation', () => {
     const a = makeSim({ enemies: 3000, seed: 9, distribution: 'clustered' });
     const b = makeSim({ enemies: 1000, seed: 9, distribution: 'clustered' });
     expect(b.xs.subarray(0, 1000)).toEqual(a.xs.subarray(0, 1000));
-    b.applySettings({ ...b.settings, enemies: 3000 });
+    edit(b, { enemies: 3000 });
     expect(b.xs.subarray(0, 3000)).toEqual(a.xs.subarray(0, 3000));
     expect(b.zs.subarray(0, 3000)).toEqual(a.zs.subarray(0, 3000));
   });
 
   it('marks moved ids for the instance matrices', () => {
     const sim = makeSim({ enemies: 100 });
-    expect([sim.dirtyFrom, sim.dirtyTo]).toEqual([0, 100]);
-    sim.dirtyFrom = sim.dirtyTo = 0;
+    const range = { from: -1, to: -1 };
+    expect(sim.takeMovedRange(range)).toBe(true);
+    expect([range.from, range.to]).toEqual([0, 100]);
+    expect(sim.takeMovedRange(range)).toBe(false); // taken: nothing moved since
     sim.addBatch(0, 0);
-    expect([sim.dirtyFrom, sim.dirtyTo]).toEqual([100, 200]);
+    expect(sim.takeMovedRange(range)).toBe(true);
+    expect([range.from, range.to]).toEqual([100, 200]);
   });
 
   it('adds a batch of 100 around a point, and no more than the capacity', () => {
@@ -198,6 +204,20 @@ describe('Simulation', () => {
     const small = makeSim({ enemies: 10 });
     expect(small.addBatch(50, 50)).toBe(100);
     for (let i = 10; i < 110; i++) expect(Math.hypot(small.xs[i] - 50, small.zs[i] - 50)).toBeLessThan(20);
+  });
+
+  it('counts only index work as tree update time; the random walk has its own time', () => {
+    const sim = makeSim({ enemies: 5000, moving: true, speed: 5 });
+    sim.beginFrame();
+    sim.step(0.016, 0, 0);
+    expect(sim.wanderMs).toBeGreaterThan(0);
+    expect(sim.treeUpdateMs).toBeGreaterThan(0);
+    sim.beginFrame();
+    expect([sim.wanderMs, sim.treeUpdateMs]).toEqual([0, 0]);
+    edit(sim, { moving: false, enemies: 5100 }); // inserts: index work, no walk
+    sim.step(0.016, 0, 0);
+    expect(sim.wanderMs).toBe(0);
+    expect(sim.treeUpdateMs).toBeGreaterThan(0);
   });
 
   it('times a query without changing the answer', () => {
@@ -286,7 +306,7 @@ describe('Simulation', () => {
               pz = Math.max(-39, Math.min(39, pz + (random() - 0.5) * 20));
             }
         }
-        sim.applySettings(s);
+        edit(sim, s);
         sim.step(random() * 0.1, px, pz);
         shadow.apply(sim);
         if (frame % 5 === 0 || frame > 240) expectConsistent(sim, shadow);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MAX_ENEMIES } from '../../src/settings';
-import { parseUrlParams } from '../../src/urlParams';
+import { MAX_ENEMIES, SETTINGS } from '../../src/sim/settings';
+import { parseUrlParams } from '../../src/sim/urlParams';
 
 describe('parseUrlParams', () => {
   it('reads the documented example', () => {
@@ -40,7 +40,7 @@ describe('parseUrlParams', () => {
 
   it('accepts the ends of every range', () => {
     const r = parseUrlParams(
-      `enemies=0&radius=${LIMITS.radius.min}&minSize=${LIMITS.minSize.max}&maxItems=1&seed=4294967295`,
+      `enemies=0&radius=${SETTINGS.radius.min}&minSize=${SETTINGS.minSize.max}&maxItems=1&seed=4294967295`,
     );
     expect(r.messages).toEqual([]);
     expect(r.settings).toMatchObject({ enemies: 0, radius: 0.5, minSize: 50, maxItems: 1, seed: 4294967295 });
@@ -55,7 +55,7 @@ describe('parseUrlParams', () => {
       ['3.7', 3.7],
       [' 4 ', 4],
       ['1e0', 1],
-      [String(LIMITS.looseness.max), LIMITS.looseness.max],
+      [String(SETTINGS.looseness.max), SETTINGS.looseness.max],
     ] as const) {
       const r = parseUrlParams(`looseness=${raw}`);
       expect(r.messages, raw).toEqual([]);
@@ -83,7 +83,7 @@ describe('parseUrlParams', () => {
     ['looseness=-0.25', 'looseness'],
     ['looseness=NaN', 'looseness'],
     ['looseness=Infinity', 'looseness'],
-    [`looseness=${LIMITS.looseness.max + 0.25}`, 'looseness'],
+    [`looseness=${SETTINGS.looseness.max + 0.25}`, 'looseness'],
     ['looseness=1e3', 'looseness'],
     ['looseness=loose', 'looseness'],
     ['looseness=2m', 'looseness'],
@@ -115,5 +115,51 @@ describe('parseUrlParams', () => {
     expect(r.settings).toEqual({ seed: 7 });
     expect(r.messages).toHaveLength(2);
     expect(r.messages[1]).toContain('Unknown URL parameter "foo"');
+  });
+
+  it.each(['0x10', '0X10', '0b1', '0o7', '1_000', '١٢'])(
+    'reads numbers in decimal only: enemies=%s is rejected, the default stays',
+    (raw) => {
+      const r = parseUrlParams(`enemies=${encodeURIComponent(raw)}`);
+      expect(r.settings).toEqual({});
+      expect(r.messages).toEqual([
+        `URL parameter enemies=${JSON.stringify(raw)} ignored: expected an integer from 0 to 100000.`,
+      ]);
+    },
+  );
+
+  it('accepts decimal spellings: signs, points and exponents', () => {
+    expect(parseUrlParams('enemies=%2B12&radius=.5&speed=2.&minSize=1E1&seed=010').settings).toEqual({
+      enemies: 12,
+      radius: 0.5,
+      speed: 2,
+      minSize: 10,
+      seed: 10,
+    });
+  });
+
+  it('a repeated parameter: the last one wins, and a message says so', () => {
+    const r = parseUrlParams('seed=3&enemies=10&seed=9&level=a&level=camps');
+    expect(r.settings).toEqual({ seed: 9, enemies: 10 });
+    expect(r.level).toBe('camps');
+    expect(r.messages).toEqual([
+      'URL parameter seed given 2 times; using the last one, seed="9".',
+      'URL parameter level given 2 times; using the last one, level="camps".',
+    ]);
+    // The last value is checked like any other: a bad last value is rejected (the earlier one is not used).
+    const bad = parseUrlParams('radius=20&radius=-1');
+    expect(bad.settings).toEqual({});
+    expect(bad.messages).toHaveLength(2);
+  });
+
+  it('levelTimeout: seconds, for tests and slow servers', () => {
+    expect(parseUrlParams('levelTimeout=0.5')).toEqual({ settings: {}, messages: [], levelTimeoutMs: 500 });
+    for (const raw of ['0', '-1', '601', 'soon', '0x10']) {
+      const r = parseUrlParams(`levelTimeout=${raw}`);
+      expect(r.levelTimeoutMs, raw).toBeUndefined();
+      expect(r.messages, raw).toEqual([
+        `URL parameter levelTimeout=${JSON.stringify(raw)} ignored: expected seconds from 0.1 to 600.`,
+      ]);
+    }
   });
 });

@@ -9,10 +9,11 @@
  *   "player": { "x": 0, "z": 0 }, "radius": 20, "seed": 7, "minSize": 1, "maxItems": 8, "looseness": 0,
  *   "moving": false, "speed": 4 }
  * ```
- * Validation is pure (unit tested in Node) and never throws: a bad field is reported and falls back to its
+ * The settings a level may set (and how they are checked) come from the settings table. Validation is pure
+ * (unit tested in Node) and never throws: a bad field is reported and falls back to its
  * default; a missing or malformed file falls back to the default level.
  */
-import { DISTRIBUTIONS, type Distribution, LIMITS, type Settings } from './settings';
+import { describeRange, inRange, SETTING_ROWS, type Settings, setSetting } from './settings';
 
 /** A cluster centre of the `clustered` distribution. */
 export interface Cluster {
@@ -153,33 +154,26 @@ export function parseLevel(name: string, data: unknown): LevelResult {
     }
   }
 
-  const s = level.settings;
-  const numberSetting = (
-    key: 'enemies' | 'radius' | 'minSize' | 'maxItems' | 'looseness' | 'speed' | 'seed',
-    integer: boolean,
-  ) => {
-    if (!(key in data)) return;
-    const value = data[key];
-    const { min, max } = LIMITS[key];
-    if (num(value, min, max, integer)) s[key] = value;
-    else bad(key, value, `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`, 'the default');
-  };
-  numberSetting('enemies', true);
-  numberSetting('radius', false);
-  numberSetting('minSize', false);
-  numberSetting('maxItems', true);
-  numberSetting('looseness', false);
-  numberSetting('speed', false);
-  numberSetting('seed', true);
-  if ('moving' in data) {
-    if (typeof data.moving === 'boolean') s.moving = data.moving;
-    else bad('moving', data.moving, 'true or false', 'the default');
-  }
-  if ('distribution' in data) {
-    const d = data.distribution;
-    if (typeof d === 'string' && (DISTRIBUTIONS as readonly string[]).includes(d))
-      s.distribution = d as Distribution;
-    else bad('distribution', d, DISTRIBUTIONS.map((x) => `"${x}"`).join(' or '), 'the default');
+  // Every setting a level file may set, from its row in the settings table.
+  for (const row of SETTING_ROWS) {
+    const field = row.level;
+    if (field === null || !(field in data)) continue;
+    const value = data[field];
+    switch (row.kind) {
+      case 'number':
+        if (typeof value === 'number' && inRange(row, value)) setSetting(level.settings, row.key, value);
+        else bad(field, value, describeRange(row), 'the default');
+        break;
+      case 'flag':
+        if (typeof value === 'boolean') setSetting(level.settings, row.key, value);
+        else bad(field, value, 'true or false', 'the default');
+        break;
+      case 'choice':
+        if (typeof value === 'string' && row.options.includes(value))
+          setSetting(level.settings, row.key, value as Settings['distribution']);
+        else bad(field, value, row.options.map((x) => `"${x}"`).join(' or '), 'the default');
+        break;
+    }
   }
   return { level, messages };
 }
@@ -244,4 +238,62 @@ export async function loadLevel(
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** How long the page waits for the level list and the level file before it starts the default level. */
+export const LEVEL_TIMEOUT_MS = 10_000;
+
+/** What {@link withTimeout} resolves to when the time ran out first. */
+export const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/** `promise`'s value, or {@link TIMED_OUT} if it has not settled after `ms` milliseconds. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The level to start with, the level list for the GUI (null: unknown) and the problems to show. */
+export interface StartLevel {
+  level: Level;
+  levels: string[] | null;
+  messages: string[];
+}
+
+/** `ms` as a readable duration: "10 s", "0.5 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * Read the level list and, when `name` is given, that level, within `timeoutMs` for both together. A
+ * server that never answers gives the default level and a message naming the level and the timeout, never
+ * a page that waits for ever. Problems reading the list are shown only when a level was asked for (without
+ * one, the list only fills the GUI's level menu). Never throws.
+ */
+export async function loadStartLevel(
+  name: string | undefined,
+  fetchText: Fetch,
+  timeoutMs = LEVEL_TIMEOUT_MS,
+): Promise<StartLevel> {
+  const load = async (): Promise<StartLevel> => {
+    const indexMessages: string[] = [];
+    const levels = await loadLevelIndex(fetchText, indexMessages);
+    if (name === undefined) return { level: defaultLevel(), levels, messages: [] };
+    const result = await loadLevel(name, levels, fetchText);
+    return { level: result.level, levels, messages: [...indexMessages, ...result.messages] };
+  };
+  const loaded = await withTimeout(load(), timeoutMs);
+  if (loaded !== TIMED_OUT) return loaded;
+  return {
+    level: defaultLevel(),
+    levels: null,
+    messages: [
+      name === undefined
+        ? `The level list levels/index.json did not load within ${seconds(timeoutMs)}; starting without the level menu.`
+        : `Level "${name}" did not load within ${seconds(timeoutMs)} (no answer from the server); using the default level.`,
+    ],
+  };
 }

@@ -1,20 +1,22 @@
 /**
- * The scene's state without any rendering: enemy positions, the quadtree over them, wandering, and the
- * per-frame detection. The app drives it once per frame and mirrors its changes into three.js objects.
+ * The scene's state without any rendering: the settings, enemy positions, the quadtree over them, wandering,
+ * and the per-frame detection. The app drives it once per frame and takes its changes through methods
+ * ({@link Simulation.takeMovedRange}, {@link Simulation.drainChanges}) to mirror them into three.js objects.
  * Free of three.js and the DOM, so the per-frame logic is unit tested in Node.
  *
- * Per frame: {@link Simulation.applySettings} (GUI edits), {@link Simulation.step} (wander, then detect if
- * anything changed). Nothing in `step` allocates: positions are typed arrays, query answers are written by
- * the tree's typed-array queries (`queryCircleInto` / `queryRectInto`) into the buffers of two
- * {@link FoundSet}s, and recolouring is driven by one {@link ChangeList}.
+ * Per frame: {@link Simulation.beginFrame}, {@link Simulation.applyRequested} (GUI edits, by the settings
+ * table's effects), {@link Simulation.step} (wander, move the enemies in the tree, then detect if anything
+ * changed). Nothing in `step` allocates: positions are typed arrays, query answers are written by the tree's
+ * typed-array queries (`queryCircleInto` / `queryRectInto`) into the buffers of two {@link FoundSet}s, and
+ * recolouring is driven by one {@link ChangeList}.
  */
 
+import { type Bounds, PointQuadtree } from '../quadtree';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
-import { type Bounds, PointQuadtree } from './quadtree';
 import { deriveSeed, mulberry32, type Random } from './random';
-import type { Settings } from './settings';
+import { SETTING_KEYS, SETTINGS, type Settings, setSetting } from './settings';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeY } from './world';
 
 /** Angular noise of the random walk, radians per second at most. */
@@ -22,6 +24,12 @@ const TURN_RATE = 3;
 /** Spread (standard deviation) of a click-added batch around the clicked point, world units. */
 export const BATCH_SPREAD = 3;
 export const BATCH_SIZE = 100;
+
+/** A range of ids [from, to), filled by {@link Simulation.takeMovedRange}. */
+export interface IdRange {
+  from: number;
+  to: number;
+}
 
 export interface TreeShape {
   nodes: number;
@@ -40,25 +48,32 @@ export class Simulation {
   tree: PointQuadtree;
   readonly found: FoundSet;
   readonly inRect: FoundSet;
-  /** Ids whose colour must be recomputed (found / rectangle membership changed). The app clears it. */
-  readonly changes: ChangeList;
-  /** The settings in force (the GUI's edits are applied at the start of a frame). */
-  readonly settings: Settings;
+  /**
+   * The settings in force: what the tree, the enemies and the last detection were made with. Read them
+   * here; change them through {@link requested}.
+   */
+  readonly settings: Readonly<Settings>;
+  /**
+   * The settings asked for: the GUI edits this object in place, {@link request} writes into it, and
+   * {@link applyRequested} makes it the settings in force at the start of the next frame. The simulation
+   * writes back what it changed itself (the enemy count after a click batch or a clamp).
+   */
+  readonly requested: Settings;
   /** The rectangle query's ground rectangle, or null. */
   rect: GroundRect | null = null;
   /** The player position the current {@link found} answers. */
   playerX = 0;
   playerZ = 0;
-  /** Ids in [dirtyFrom, dirtyTo) moved or appeared since the app last copied positions. */
-  dirtyFrom = 0;
-  dirtyTo = 0;
 
   /** Figures of the last detection (the player's circle query). */
   readonly lastQuery = { ms: 0, nodesVisited: 0, pointsTested: 0, found: 0 };
-  /** Time spent keeping the tree up to date during the last frame, milliseconds. */
+  /**
+   * Time spent this frame on index work only: moves, inserts, removes and rebuilds of the tree,
+   * milliseconds.
+   */
   treeUpdateMs = 0;
-  /** Detections run so far (a frame where nothing changed runs none). */
-  detections = 0;
+  /** Time spent this frame computing the enemies' random walk (not the tree), milliseconds. */
+  wanderMs = 0;
 
   readonly ground: GroundRect;
   readonly area: GroundRect;
@@ -72,6 +87,13 @@ export class Simulation {
   private shapeVersion = -1;
   private shapeTree: PointQuadtree | null = null;
   private readonly shape: TreeShape = { nodes: 0, leaves: 0, depth: 0 };
+  /** Recolour list: ids whose found / rectangle membership changed, until {@link drainChanges}. */
+  private readonly changes: ChangeList;
+  /** Ids in [movedFrom, movedTo) moved or appeared since the last {@link takeMovedRange}. */
+  private movedFrom = 0;
+  private movedTo = 0;
+  /** Whether the simulation rewrote {@link requested} itself since {@link takeRequestedRewritten}. */
+  private requestedRewritten = false;
 
   constructor(
     readonly level: Level,
@@ -80,6 +102,7 @@ export class Simulation {
   ) {
     this.capacity = capacity;
     this.settings = { ...settings };
+    this.requested = { ...settings };
     this.xs = new Float32Array(capacity);
     this.zs = new Float32Array(capacity);
     this.headings = new Float32Array(capacity);
@@ -175,7 +198,7 @@ export class Simulation {
       this.count = n;
       this.treeUpdateMs += performance.now() - t0;
     }
-    this.settings.enemies = n;
+    this.setEnemySetting(n);
     this.dirty = true;
   }
 
@@ -191,7 +214,7 @@ export class Simulation {
       this.tree.insert(i, treeX(this.xs[i]), treeY(this.zs[i]));
     }
     this.count += k;
-    this.settings.enemies = this.count;
+    this.setEnemySetting(this.count);
     this.markMoved(start, this.count);
     this.treeUpdateMs += performance.now() - t0;
     this.dirty = true;
@@ -212,24 +235,46 @@ export class Simulation {
     this.dirty = true;
   }
 
+  /** Ask for settings (written into {@link requested}; applied by {@link applyRequested}). */
+  request(changes: Partial<Settings>): void {
+    Object.assign(this.requested, changes);
+  }
+
   /**
-   * Apply edited settings: changes of seed or distribution regenerate, of minSize, maxItems or looseness
-   * rebuild the tree, of enemies add or remove enemies; any change makes the next {@link step} detect again.
+   * Make the {@link requested} settings the ones in force, doing what each changed setting's `effect` in
+   * the settings table asks: `regenerate` regenerates, `resize` adds or removes enemies, `rebuild` rebuilds
+   * the tree; any of these or `detect` makes the next {@link step} detect again. Allocates nothing.
    */
-  applySettings(next: Settings): void {
-    const s = this.settings;
-    const regen = next.seed !== s.seed || next.distribution !== s.distribution;
-    const rebuild =
-      next.minSize !== s.minSize || next.maxItems !== s.maxItems || next.looseness !== s.looseness;
-    const countChanged = next.enemies !== s.enemies;
-    if (regen || rebuild || countChanged || next.radius !== s.radius || next.bruteForce !== s.bruteForce) {
-      this.dirty = true;
+  applyRequested(): void {
+    const next = this.requested;
+    const s = this.settings as Settings;
+    let regen = false;
+    let resize = false;
+    let rebuild = false;
+    let detect = false;
+    for (const key of SETTING_KEYS) {
+      if (next[key] === s[key]) continue;
+      switch (SETTINGS[key].effect) {
+        case 'regenerate':
+          regen = true;
+          break;
+        case 'resize':
+          resize = true;
+          break;
+        case 'rebuild':
+          rebuild = true;
+          break;
+        case 'detect':
+          detect = true;
+          break;
+      }
     }
-    Object.assign(s, next);
+    if (regen || resize || rebuild || detect) this.dirty = true;
+    for (const key of SETTING_KEYS) setSetting(s, key, next[key]);
     if (regen) {
-      this.regenerate(); // uses s.enemies, s.minSize, s.maxItems, s.looseness too
+      this.regenerate(); // uses every setting in force: enemies, minSize, maxItems, looseness too
     } else {
-      if (countChanged) {
+      if (resize) {
         const wanted = s.enemies;
         s.enemies = this.count;
         this.setCount(wanted);
@@ -238,9 +283,36 @@ export class Simulation {
     }
   }
 
-  /** Mark that something the detection depends on changed. */
-  invalidate(): void {
-    this.dirty = true;
+  /** Whether the simulation changed {@link requested} itself since the last call (refresh the GUI). */
+  takeRequestedRewritten(): boolean {
+    const rewritten = this.requestedRewritten;
+    this.requestedRewritten = false;
+    return rewritten;
+  }
+
+  /**
+   * Write the ids that moved or appeared since the last call into `out` ([from, to)) and forget them;
+   * returns false (and leaves `out` alone) when none did.
+   */
+  takeMovedRange(out: IdRange): boolean {
+    if (this.movedTo <= this.movedFrom) return false;
+    out.from = this.movedFrom;
+    out.to = this.movedTo;
+    this.movedFrom = 0;
+    this.movedTo = 0;
+    return true;
+  }
+
+  /**
+   * Call `recolour(id)` for every id whose found / rectangle membership changed since the last call, then
+   * empty the list. Returns how many. Pass a function made once (no closure per frame).
+   */
+  drainChanges(recolour: (id: number) => void): number {
+    const changes = this.changes;
+    const n = changes.length;
+    for (let i = 0; i < n; i++) recolour(changes.ids[i]);
+    changes.clear();
+    return n;
   }
 
   /**
@@ -256,24 +328,37 @@ export class Simulation {
     if (this.settings.moving && this.settings.speed > 0 && this.count > 0 && dt > 0) {
       const t0 = performance.now();
       this.wander(dt);
-      this.treeUpdateMs += performance.now() - t0;
+      const t1 = performance.now();
+      this.moveAllInTree();
+      this.wanderMs += t1 - t0;
+      this.treeUpdateMs += performance.now() - t1;
       this.dirty = true;
     }
     if (!this.dirty) return false;
     this.dirty = false;
     this.detect();
     this.detectRect();
-    this.detections++;
     return true;
   }
 
-  /** Call at the start of a frame: resets the per-frame tree-update time. */
+  /** Call at the start of a frame: resets the per-frame times. */
   beginFrame(): void {
     this.treeUpdateMs = 0;
+    this.wanderMs = 0;
   }
 
+  /** The enemy count changed: in force and requested alike (the GUI shows it on its next refresh). */
+  private setEnemySetting(n: number): void {
+    (this.settings as Settings).enemies = n;
+    if (this.requested.enemies !== n) {
+      this.requested.enemies = n;
+      this.requestedRewritten = true;
+    }
+  }
+
+  /** The random walk: new positions and headings of every enemy (the tree is updated afterwards). */
   private wander(dt: number): void {
-    const { xs, zs, headings, tree } = this;
+    const { xs, zs, headings } = this;
     const a = this.area;
     const random = this.wanderRandom;
     const stepLength = this.settings.speed * dt;
@@ -300,10 +385,15 @@ export class Simulation {
       xs[i] = clamp(x, a.minX, a.maxX);
       zs[i] = clamp(z, a.minZ, a.maxZ);
       headings[i] = h;
-      // Pass the stored (float32) values so the tree and enemyPositions() agree to the bit.
-      tree.move(i, treeX(xs[i]), treeY(zs[i]));
     }
     this.markMoved(0, this.count);
+  }
+
+  /** Index work of a wandering frame: every enemy moves in the tree. */
+  private moveAllInTree(): void {
+    const { xs, zs, tree } = this;
+    // Pass the stored (float32) values so the tree and enemyPositions() agree to the bit.
+    for (let i = 0; i < this.count; i++) tree.move(i, treeX(xs[i]), treeY(zs[i]));
   }
 
   /** The player's circle query, by the tree or by brute force, written into `out`; returns the count. */
@@ -367,12 +457,12 @@ export class Simulation {
   }
 
   private markMoved(from: number, to: number): void {
-    if (this.dirtyTo <= this.dirtyFrom) {
-      this.dirtyFrom = from;
-      this.dirtyTo = to;
+    if (this.movedTo <= this.movedFrom) {
+      this.movedFrom = from;
+      this.movedTo = to;
     } else {
-      this.dirtyFrom = Math.min(this.dirtyFrom, from);
-      this.dirtyTo = Math.max(this.dirtyTo, to);
+      this.movedFrom = Math.min(this.movedFrom, from);
+      this.movedTo = Math.max(this.movedTo, to);
     }
   }
 

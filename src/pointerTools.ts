@@ -1,0 +1,150 @@
+/**
+ * The mouse tools on the ground: a right-drag (or Shift + left-drag) selects a rectangle, a right click
+ * without a drag or Esc clears it, and a left click on the ground asks for a batch of enemies there. A
+ * left-drag is left to the camera (orbit). Actions are queued and taken by the app at the start of the next
+ * frame, so the scene's state is always consistent within a frame.
+ */
+import { type PerspectiveCamera, Plane, Raycaster, Vector2, Vector3 } from 'three';
+import { isTyping } from './input';
+import type { Listeners } from './listeners';
+import { clamp, type GroundRect, rectFromCorners } from './sim/world';
+import type { RectOutline } from './stage';
+
+/** A press that moves less than this many pixels is a click, not a drag. */
+const CLICK_SLOP = 5;
+
+// Scratch objects of the pointer paths (module scope: reused, never reallocated).
+const _ndc = new Vector2();
+const _hit = new Vector3();
+const _groundPlane = new Plane(new Vector3(0, 1, 0), 0);
+const _raycaster = new Raycaster();
+
+export class PointerTools {
+  /** Ground points clicked since the last {@link clearBatches}, each asking for a batch of enemies. */
+  readonly batches: { x: number; z: number }[] = [];
+  /** A new rectangle, null to clear it, or undefined when nothing was asked; see {@link takeRect}. */
+  private pendingRect: GroundRect | null | undefined;
+  private drag: {
+    id: number;
+    x: number;
+    y: number;
+    rect: boolean;
+    ax: number;
+    az: number;
+    moved: boolean;
+  } | null = null;
+  private readonly dragRect: GroundRect = { minX: 0, minZ: 0, maxX: 0, maxZ: 0 };
+
+  /**
+   * @param ground where the tools work (the level's ground): rectangles are clamped to it, clicks outside
+   *   it do nothing.
+   * @param outline drawn live while a rectangle is dragged.
+   */
+  constructor(
+    listeners: Listeners,
+    private readonly canvas: HTMLCanvasElement,
+    private readonly camera: PerspectiveCamera,
+    private readonly ground: GroundRect,
+    private readonly outline: RectOutline,
+  ) {
+    listeners.on(canvas, 'pointerdown', this.onPointerDown);
+    listeners.on(canvas, 'pointermove', this.onPointerMove);
+    listeners.on(canvas, 'pointerup', this.onPointerUp);
+    listeners.on(canvas, 'pointercancel', this.onPointerCancel);
+    listeners.on(window, 'keydown', this.onKeyDown, true);
+  }
+
+  /** Whether a rectangle is being dragged now (its outline is shown even before it is applied). */
+  get draggingRect(): boolean {
+    return this.drag?.rect === true;
+  }
+
+  /** Ask to clear the rectangle (the GUI's button). */
+  clearRect(): void {
+    this.pendingRect = null;
+  }
+
+  /** The rectangle asked for since the last call: a rectangle, null to clear it, or undefined for none. */
+  takeRect(): GroundRect | null | undefined {
+    const rect = this.pendingRect;
+    this.pendingRect = undefined;
+    return rect;
+  }
+
+  /** Forget the queued batches (after applying them). */
+  clearBatches(): void {
+    this.batches.length = 0;
+  }
+
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (event.code === 'Escape' && !isTyping(event.target)) this.pendingRect = null;
+  };
+
+  /** Where the pointer's ray meets the ground plane, or null (sky). */
+  private groundPoint(event: PointerEvent, out: Vector3): Vector3 | null {
+    const rect = this.canvas.getBoundingClientRect();
+    _ndc.set(
+      ((event.clientX - rect.left) / rect.width) * 2 - 1,
+      -((event.clientY - rect.top) / rect.height) * 2 + 1,
+    );
+    _raycaster.setFromCamera(_ndc, this.camera);
+    return _raycaster.ray.intersectPlane(_groundPlane, out);
+  }
+
+  private readonly onPointerDown = (event: PointerEvent): void => {
+    if (this.drag !== null) return;
+    const rect = event.button === 2 || (event.button === 0 && event.shiftKey);
+    if (event.button !== 0 && !rect) return;
+    let ax = 0;
+    let az = 0;
+    if (rect) {
+      const hit = this.groundPoint(event, _hit);
+      if (hit === null) return;
+      const g = this.ground;
+      ax = clamp(hit.x, g.minX, g.maxX);
+      az = clamp(hit.z, g.minZ, g.maxZ);
+    }
+    this.drag = { id: event.pointerId, x: event.clientX, y: event.clientY, rect, ax, az, moved: false };
+  };
+
+  private readonly onPointerMove = (event: PointerEvent): void => {
+    const drag = this.drag;
+    if (drag === null || event.pointerId !== drag.id) return;
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > CLICK_SLOP) drag.moved = true;
+    if (drag.rect && drag.moved) {
+      const hit = this.groundPoint(event, _hit);
+      if (hit === null) return;
+      const g = this.ground;
+      rectFromCorners(
+        drag.ax,
+        drag.az,
+        clamp(hit.x, g.minX, g.maxX),
+        clamp(hit.z, g.minZ, g.maxZ),
+        this.dragRect,
+      );
+      this.outline.set(this.dragRect);
+    }
+  };
+
+  private readonly onPointerUp = (event: PointerEvent): void => {
+    const drag = this.drag;
+    if (drag === null || event.pointerId !== drag.id) return;
+    this.onPointerMove(event);
+    this.drag = null;
+    if (drag.rect) {
+      // A drag selects a rectangle; a right click without a drag clears it.
+      this.pendingRect = drag.moved ? { ...this.dragRect } : null;
+      return;
+    }
+    if (drag.moved) return; // that was an orbit
+    const hit = this.groundPoint(event, _hit);
+    if (hit === null) return;
+    const g = this.ground;
+    if (hit.x < g.minX || hit.x > g.maxX || hit.z < g.minZ || hit.z > g.maxZ) return;
+    this.batches.push({ x: hit.x, z: hit.z });
+  };
+
+  private readonly onPointerCancel = (): void => {
+    this.drag = null;
+  };
+}
