@@ -37,8 +37,12 @@
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
 
 const NAME = 'PointQuadtree';
-const DEFAULT_MAX_ITEMS = 8;
-const DEFAULT_MIN_SIZE = 1;
+/** Defaults of the options (chosen by measurement: see the README's Performance section). */
+const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> = Object.freeze({
+  maxItems: 8,
+  minSize: 1,
+  looseness: 0,
+});
 /** Largest id accepted. Ids index dense arrays, so memory grows with the largest id in use (8 bytes each). */
 const MAX_ID = 0x1ffffff;
 
@@ -112,6 +116,77 @@ function classBelow(cap: number): number {
   return cap >= 3 << (q - 1) ? 2 * q : 2 * q - 1;
 }
 
+/*
+ * The geometry rules, each defined once. Small enough that the JIT inlines them into every loop.
+ */
+
+/** The split line of a node spanning lo..hi (children store it, so it is computed only when splitting). */
+export function midpoint(lo: number, hi: number): number {
+  return lo + (hi - lo) * 0.5;
+}
+
+/** Quadrant of (x, y) in a node split at (mx, my): on or past a split line goes east (1) / south (2). */
+export function quadrant(x: number, y: number, mx: number, my: number): number {
+  return (x >= mx ? 1 : 0) | (y >= my ? 2 : 0);
+}
+
+/**
+ * Whether (x, y) lies in the rectangle minX..maxX, minY..maxY, half-open (max edges excluded) except on the
+ * root's far edges (rootMaxX, rootMaxY), which are closed. Used for a node's loose rectangle (its own
+ * rectangle when looseness is 0): `move` keeps an item in its leaf while this holds.
+ */
+export function holds(
+  x: number,
+  y: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  rootMaxX: number,
+  rootMaxY: number,
+): boolean {
+  return (
+    x >= minX &&
+    y >= minY &&
+    (x < maxX || (x === maxX && x === rootMaxX)) &&
+    (y < maxY || (y === maxY && y === rootMaxY))
+  );
+}
+
+/**
+ * The child (of the group starting at `g`) that holds the point (p[0], p[1]): the SE child's min corner is
+ * the split point. The point comes in an array: a call the engine does not inline would box doubles.
+ */
+function childFor(nb: Float64Array, g: number, p: Float64Array): number {
+  const m = (g + 3) << 2;
+  return g + quadrant(p[0], p[1], nb[m], nb[m + 1]);
+}
+
+/** The circle meets rectangle `k` of `r` (stride 4) not at all: the node and its subtree are pruned. */
+export const CIRCLE_APART = 0;
+/** The circle overlaps rectangle `k`: its children are examined (a leaf's points are tested). */
+export const CIRCLE_OVERLAPS = 1;
+/** Rectangle `k` lies wholly inside the circle: every item below is found without a test. */
+export const CIRCLE_COVERS = 2;
+
+/**
+ * How the closed disc at (x, y) with squared radius r2 meets rectangle `k` of `r`: the pruning rule of
+ * circle queries (and of visitCircle). Uses the squared distance to the nearest and the farthest corner.
+ */
+export function circleMeets(r: Float64Array, k: number, x: number, y: number, r2: number): number {
+  const b = k << 2;
+  const minX = r[b];
+  const minY = r[b + 1];
+  const maxX = r[b + 2];
+  const maxY = r[b + 3];
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  if (dx * dx + dy * dy > r2) return CIRCLE_APART;
+  const fx = Math.max(x - minX, maxX - x);
+  const fy = Math.max(y - minY, maxY - y);
+  return fx * fx + fy * fy <= r2 ? CIRCLE_COVERS : CIRCLE_OVERLAPS;
+}
+
 /**
  * A dynamic point quadtree with leaf-only storage, for integer ids at (x, y).
  *
@@ -125,6 +200,8 @@ function classBelow(cap: number): number {
 export class PointQuadtree {
   /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */
   static readonly MAX_ID = MAX_ID;
+  /** The options' defaults: `maxItems`, `minSize`, `looseness` (frozen). */
+  static readonly DEFAULTS = DEFAULTS;
 
   /** A leaf holding more than this many items splits (when it is at least twice `minSize`). */
   readonly maxItems: number;
@@ -175,6 +252,8 @@ export class PointQuadtree {
   private blockCap = 0;
 
   private stack = new Int32Array(64);
+  /** moveAll: ids that left their leaf, to re-file. Grows to the tree's size, never per frame. */
+  private leavers = new Int32Array(0);
   private results = new Int32Array(64);
   /** Nodes visited by the last collectAll. */
   private collected = 0;
@@ -218,7 +297,7 @@ export class PointQuadtree {
     if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
       throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
     }
-    const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
+    const maxItems = options.maxItems ?? DEFAULTS.maxItems;
     if (
       typeof maxItems !== 'number' ||
       !Number.isInteger(maxItems) ||
@@ -229,11 +308,11 @@ export class PointQuadtree {
         `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
       );
     }
-    const minSize = options.minSize ?? DEFAULT_MIN_SIZE;
+    const minSize = options.minSize ?? DEFAULTS.minSize;
     if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
       throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
     }
-    const looseness = options.looseness ?? 0;
+    const looseness = options.looseness ?? DEFAULTS.looseness;
     if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
       throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
     }
@@ -380,14 +459,8 @@ export class PointQuadtree {
     if (slot >= 0 && Number.isFinite(x) && Number.isFinite(y)) {
       const nb = this.nodeLoose;
       const b = this.idLeaf[id] << 2;
-      // Still inside the leaf's (loose) rectangle (half-open, except on the root's far edges, which are
-      // closed; nodeLoose of the root is the root)?
-      if (
-        x >= nb[b] &&
-        y >= nb[b + 1] &&
-        (x < nb[b + 2] || (x === nb[b + 2] && x === nb[2])) &&
-        (y < nb[b + 3] || (y === nb[b + 3] && y === nb[3]))
-      ) {
+      // Still inside the leaf's (loose) rectangle? (nodeLoose of the root is the root.)
+      if (holds(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3], nb[2], nb[3])) {
         this.slotXY[slot << 1] = x;
         this.slotXY[(slot << 1) + 1] = y;
         return;
@@ -409,6 +482,235 @@ export class PointQuadtree {
     if (this.compactDue) this.compactPool();
     this.growFor();
     this.refile(id);
+  }
+
+  /**
+   * Moves every item at once: each id in the tree goes to (`xs[id]`, `ys[id]`); entries of ids not in the
+   * tree are ignored (those ids stay absent). The result is the tree that calling {@link PointQuadtree.move}
+   * for each present id in increasing id order gives: the same root (it grows the same way), and with
+   * `looseness` 0 the same nodes (the shape depends only on the points and the root). With `looseness` > 0
+   * an item stays in its leaf while it is inside the leaf's loose rectangle, as with move, but the splits
+   * and merges happen after all the moves, so which leaf holds a straying item may differ from a sequence of
+   * moves (queries answer the same either way).
+   *
+   * Made for the frame in which everything moves: one pass over the leaves in pool order that reads each
+   * item's new position and writes it in place, sequentially; only the items that left their leaf are
+   * re-filed, then splits and merges are settled. O(size + largest id + moved-out items * depth); allocates
+   * nothing (once its scratch buffer has grown to the tree's size).
+   * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
+   * @param ys - y of id i at index i.
+   * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
+   *   tree, if a present id's coordinate is not finite (naming the id), or if the root would have to grow
+   *   past finite numbers.
+   */
+  moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    if (this._size === 0) return;
+    const idSlot = this.idSlot;
+    let maxId = idSlot.length - 1;
+    while (idSlot[maxId] < 0) maxId--;
+    if (!(xs.length > maxId && ys.length > maxId)) {
+      throw new RangeError(
+        `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +
+          `${describe(xs.length)} and ${describe(ys.length)}`,
+      );
+    }
+    // Validate (and see whether the root must grow) before anything moves. The root is finite, so this
+    // test also rejects NaN and infinities.
+    const nb = this.nodeBounds;
+    const rMinX = nb[0];
+    const rMinY = nb[1];
+    const rMaxX = nb[2];
+    const rMaxY = nb[3];
+    let outside = false;
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] < 0) continue;
+      const x = xs[id];
+      const y = ys[id];
+      if (!(x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY)) {
+        if (!(Number.isFinite(x) && Number.isFinite(y))) this.rejectMoveAll(id, x, y);
+        outside = true;
+      }
+    }
+    if (this.compactDue) this.compactPool();
+    if (outside) this.growForAll(xs, ys, maxId);
+    const leavers = this.moveInLeaves(xs, ys);
+    if (leavers > 0) {
+      this.refileLeavers(xs, ys, leavers);
+      this.settle();
+    }
+  }
+
+  private rejectMoveAll(id: number, x: number, y: number): never {
+    const which = Number.isFinite(x) ? `ys[${id}]` : `xs[${id}]`;
+    throw new RangeError(
+      `${NAME}: moveAll: ${which} (of id ${id}) must be a finite number, got ${describe(Number.isFinite(x) ? y : x)}`,
+    );
+  }
+
+  /**
+   * Grows the root as moving the present ids one by one in increasing id order would: first checks that
+   * it can (throws before changing anything otherwise), then grows.
+   */
+  private growForAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): void {
+    const idSlot = this.idSlot;
+    const target = new Float64Array(4);
+    target.set(this.nodeBounds.subarray(0, 4));
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] >= 0 && !growToCover(target, xs[id], ys[id])) {
+        throw new RangeError(
+          `${NAME}: the root cannot grow to cover (${xs[id]}, ${ys[id]}) (id ${id}): coordinates too large`,
+        );
+      }
+    }
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] < 0) continue;
+      this.arg[0] = xs[id];
+      this.arg[1] = ys[id];
+      this.growFor();
+    }
+  }
+
+  /**
+   * moveAll's pass over the leaves (depth first in quadrant order: a bulk-built tree's pool order). Writes
+   * each item's new position in its slot if it stays in its leaf; takes the others out of their leaves
+   * (the leaf's last item fills the gap) and lists them in `leavers`. Returns how many left. Counts of
+   * inner nodes still include the leavers.
+   */
+  private moveInLeaves(xs: ArrayLike<number>, ys: ArrayLike<number>): number {
+    if (this.leavers.length < this._size) {
+      this.leavers = new Int32Array(Math.max(this._size, this.leavers.length * 2));
+    }
+    const leavers = this.leavers;
+    const lb = this.nodeLoose;
+    const rootMaxX = lb[2];
+    const rootMaxY = lb[3];
+    const child = this.nodeChild;
+    const count = this.nodeCount;
+    const start = this.nodeStart;
+    const xy = this.slotXY;
+    const ids = this.slotId;
+    const idSlot = this.idSlot;
+    let out = 0;
+    let stack = this.stack;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      const c = child[n];
+      if (c >= 0) {
+        if (sp + 4 > stack.length) stack = this.growStack(sp);
+        stack[sp++] = c + 3;
+        stack[sp++] = c + 2;
+        stack[sp++] = c + 1;
+        stack[sp++] = c;
+        continue;
+      }
+      const s = start[n];
+      let e = s + count[n];
+      if (e === s) continue;
+      const b = n << 2;
+      const minX = lb[b];
+      const minY = lb[b + 1];
+      const maxX = lb[b + 2];
+      const maxY = lb[b + 3];
+      // Backwards, so the item that fills a leaver's slot (the last one) has been seen already.
+      for (let i = e - 1; i >= s; i--) {
+        const id = ids[i];
+        const x = xs[id];
+        const y = ys[id];
+        if (holds(x, y, minX, minY, maxX, maxY, rootMaxX, rootMaxY)) {
+          xy[i << 1] = x;
+          xy[(i << 1) + 1] = y;
+          continue;
+        }
+        e--;
+        if (i !== e) {
+          xy[i << 1] = xy[e << 1];
+          xy[(i << 1) + 1] = xy[(e << 1) + 1];
+          const last = ids[e];
+          ids[i] = last;
+          idSlot[last] = i;
+        }
+        leavers[out++] = id;
+      }
+      count[n] = e - s;
+      if (e === s) {
+        this.freeBlock(s, this.nodeCap[n]);
+        start[n] = -1;
+        this.nodeCap[n] = 0;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Files each of moveAll's `n` leavers into the leaf its new position leads to: up from its old leaf to
+   * the nearest ancestor whose loose rectangle holds it (taking it out of the counts on the way), then
+   * down. Leaves may end up over maxItems and inner nodes at or under it: settle() fixes both.
+   */
+  private refileLeavers(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): void {
+    const leavers = this.leavers;
+    const arg = this.arg;
+    const count = this.nodeCount;
+    const parent = this.groupParent;
+    const child = this.nodeChild;
+    const nb = this.nodeBounds;
+    const lb = this.nodeLoose;
+    const rootMaxX = nb[2];
+    const rootMaxY = nb[3];
+    for (let k = 0; k < n; k++) {
+      const id = leavers[k];
+      const x = xs[id];
+      const y = ys[id];
+      let node = this.idLeaf[id];
+      // The root holds every point (it grew first), so this ends at the latest there.
+      while (node !== 0) {
+        const p = parent[(node - 1) >> 2];
+        const b = p << 2;
+        node = p;
+        if (holds(x, y, lb[b], lb[b + 1], lb[b + 2], lb[b + 3], rootMaxX, rootMaxY)) break;
+        count[p]--;
+      }
+      arg[0] = x;
+      arg[1] = y;
+      let c = child[node];
+      while (c >= 0) {
+        node = childFor(nb, c, arg);
+        c = child[node];
+        if (c >= 0) count[node]++;
+      }
+      this.appendToLeaf(node, id);
+    }
+  }
+
+  /**
+   * Restores the split and merge rules everywhere (after moveAll re-filed items without them): top down,
+   * an inner node with maxItems or fewer items below it collapses, a leaf with more splits if it may.
+   */
+  private settle(): void {
+    const maxItems = this.maxItems;
+    let stack = this.stack;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      // Re-read the node arrays: a split may reallocate them.
+      const c = this.nodeChild[n];
+      const count = this.nodeCount[n];
+      if (c < 0) {
+        if (count > maxItems && this.canSplit(n)) this.splitDown(n);
+        continue;
+      }
+      if (count <= maxItems) {
+        this.collapse(n);
+        continue;
+      }
+      if (sp + 4 > stack.length) stack = this.growStack(sp);
+      stack[sp++] = c;
+      stack[sp++] = c + 1;
+      stack[sp++] = c + 2;
+      stack[sp++] = c + 3;
+    }
   }
 
   /**
@@ -666,6 +968,77 @@ export class PointQuadtree {
     }
   }
 
+  /**
+   * Calls `callback` for exactly the nodes that `queryCircle(x, y, radius)` visits (as many as its
+   * `lastQuery.nodesVisited`), parent before children: for a circle query's gizmo. The pruning rule: a
+   * node whose rectangle (grown by `looseness` and clipped to the root) is farther than `radius` from the
+   * centre is skipped with its subtree; so are empty nodes below the root; below a node wholly inside the
+   * circle every non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the
+   * grown one) is reused from call to call; return `true` to skip a node's children. Visits nothing in an
+   * empty tree. Do not change the tree's node structure during the walk.
+   * @throws RangeError on a bad centre or radius (as queryCircle); Error if the tree's node structure
+   *   changed during the walk.
+   */
+  visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
+    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+      checkCircle(x, y, radius);
+    }
+    if (this._size === 0) return;
+    const r2 = radius * radius;
+    const nl = this.nodeLoose;
+    if (rectDist2(nl, 0, x, y) > r2) return;
+    const nested = this.visiting;
+    let stack = nested ? new Int32Array(64) : this.visitStack;
+    // depth * 2, plus 1 when the node lies wholly inside the circle (all its non-empty nodes are visited)
+    let depths = nested ? new Int32Array(64) : this.visitDepth;
+    const info = nested ? { ...this.info } : this.info;
+    const version = this._version;
+    this.visiting = true;
+    try {
+      let sp = 0;
+      stack[sp] = 0;
+      depths[sp++] = 0;
+      while (sp > 0) {
+        sp--;
+        const n = stack[sp];
+        const tag = depths[sp];
+        const b = n << 2;
+        const c = this.nodeChild[n];
+        info.minX = this.nodeBounds[b];
+        info.minY = this.nodeBounds[b + 1];
+        info.maxX = this.nodeBounds[b + 2];
+        info.maxY = this.nodeBounds[b + 3];
+        info.depth = tag >> 1;
+        info.isLeaf = c < 0;
+        info.count = c < 0 ? this.nodeCount[n] : 0;
+        const skip = callback(info);
+        if (this._version !== version) {
+          throw new Error(`${NAME}: the tree's structure changed during visitCircle`);
+        }
+        if (skip === true || c < 0) continue;
+        if (sp + 4 > stack.length) {
+          stack = growInt32(stack, sp + 4);
+          depths = growInt32(depths, sp + 4);
+          if (!nested) {
+            this.visitStack = stack;
+            this.visitDepth = depths;
+          }
+        }
+        const covered = tag & 1;
+        const childTag = ((tag >> 1) + 1) << 1; // depth + 1, inside bit clear
+        for (let k = c + 3; k >= c; k--) {
+          if (this.nodeCount[k] === 0) continue;
+          const meets = covered ? CIRCLE_COVERS : circleMeets(this.nodeLoose, k, x, y, r2);
+          if (meets === CIRCLE_APART) continue;
+          stack[sp] = k;
+          depths[sp++] = meets === CIRCLE_COVERS ? childTag | 1 : childTag;
+        }
+      }
+    } finally {
+      if (!nested) this.visiting = false;
+    }
+  }
+
   /** Counts nodes, leaves and the depth of the deepest leaf. O(nodes). */
   stats(): TreeStats {
     let nodes = 0;
@@ -744,18 +1117,9 @@ export class PointQuadtree {
         if (sp + 4 > stack.length) stack = this.growStack(sp);
         for (let k = c; k < c + 4; k++) {
           if (count[k] === 0) continue;
-          const b = k << 2;
-          const minX = nb[b];
-          const minY = nb[b + 1];
-          const maxX = nb[b + 2];
-          const maxY = nb[b + 3];
-          const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-          const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-          if (dx * dx + dy * dy > r2) continue;
-          // Farthest corner inside the disc: the whole subtree is found.
-          const fx = Math.max(x - minX, maxX - x);
-          const fy = Math.max(y - minY, maxY - y);
-          if (fx * fx + fy * fy <= r2) {
+          const meets = circleMeets(nb, k, x, y, r2);
+          if (meets === CIRCLE_APART) continue;
+          if (meets === CIRCLE_COVERS) {
             found = this.collectAll(k, out, found);
             visited += this.collected;
           } else {
@@ -1155,16 +1519,14 @@ export class PointQuadtree {
     const minY = nb[b + 1];
     const maxX = nb[b + 2];
     const maxY = nb[b + 3];
-    const mx = minX + (maxX - minX) * 0.5;
-    const my = minY + (maxY - minY) * 0.5;
+    const mx = midpoint(minX, maxX);
+    const my = midpoint(minY, maxY);
     const m = this.minSize;
     return mx - minX >= m && maxX - mx >= m && my - minY >= m && maxY - my >= m;
   }
 
   /** Walks down from the root adding one to each count, appends the item to its leaf, splits if due. */
   private insertItem(id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
     const child = this.nodeChild;
     const count = this.nodeCount;
     const nb = this.nodeBounds;
@@ -1172,8 +1534,7 @@ export class PointQuadtree {
     while (child[n] >= 0) {
       count[n]++;
       const c = child[n];
-      const m = (c + 3) << 2;
-      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+      n = childFor(nb, c, this.arg);
     }
     this.addToLeaf(n, id);
   }
@@ -1210,12 +1571,7 @@ export class PointQuadtree {
       // children on the point's side share the node's outer edges).
       const p = parent[(n - 1) >> 2];
       const b = p << 2;
-      if (
-        x >= lb[b] &&
-        y >= lb[b + 1] &&
-        (x < lb[b + 2] || (x === lb[b + 2] && x === rootMaxX)) &&
-        (y < lb[b + 3] || (y === lb[b + 3] && y === rootMaxY))
-      ) {
+      if (holds(x, y, lb[b], lb[b + 1], lb[b + 2], lb[b + 3], rootMaxX, rootMaxY)) {
         n = p;
         break;
       }
@@ -1226,8 +1582,7 @@ export class PointQuadtree {
     const child = this.nodeChild;
     let c = child[n];
     while (c >= 0) {
-      const m = (c + 3) << 2;
-      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+      n = childFor(nb, c, this.arg);
       c = child[n];
       if (c >= 0) count[n]++;
     }
@@ -1241,13 +1596,10 @@ export class PointQuadtree {
    * splits first, so items are copied once, and the item goes on down into the right child.
    */
   private addToLeaf(leaf: number, id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
     while (this.nodeCount[leaf] >= this.maxItems && this.canSplit(leaf)) {
       const g = this.splitLeaf(leaf);
       this.nodeCount[leaf]++;
-      const m = (g + 3) << 2;
-      leaf = g + ((x >= this.nodeBounds[m] ? 1 : 0) | (y >= this.nodeBounds[m + 1] ? 2 : 0));
+      leaf = childFor(this.nodeBounds, g, this.arg);
     }
     this.appendToLeaf(leaf, id);
   }
@@ -1278,8 +1630,8 @@ export class PointQuadtree {
     const minY = nb[b + 1];
     const maxX = nb[b + 2];
     const maxY = nb[b + 3];
-    const mx = minX + (maxX - minX) * 0.5;
-    const my = minY + (maxY - minY) * 0.5;
+    const mx = midpoint(minX, maxX);
+    const my = midpoint(minY, maxY);
     this.arg[6] = mx;
     this.arg[7] = my;
     this.initChildren(g, n);
@@ -1287,7 +1639,7 @@ export class PointQuadtree {
     const cnt = this.nodeCount[n];
     // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
     for (let i = s; i < s + cnt; i++) {
-      this.nodeCount[g + ((this.slotXY[i << 1] >= mx ? 1 : 0) | (this.slotXY[(i << 1) + 1] >= my ? 2 : 0))]++;
+      this.nodeCount[g + quadrant(this.slotXY[i << 1], this.slotXY[(i << 1) + 1], mx, my)]++;
     }
     for (let k = g; k < g + 4; k++) {
       if (this.nodeCount[k] === 0) continue;
@@ -1300,7 +1652,7 @@ export class PointQuadtree {
     for (let i = s; i < s + cnt; i++) {
       const x = xy[i << 1];
       const y = xy[(i << 1) + 1];
-      const k = g + ((x >= mx ? 1 : 0) | (y >= my ? 2 : 0));
+      const k = g + quadrant(x, y, mx, my);
       const to = this.nodeStart[k] + this.nodeCount[k]++;
       xy[to << 1] = x;
       xy[(to << 1) + 1] = y;
@@ -1555,8 +1907,8 @@ export class PointQuadtree {
       const minY = nb[b + 1];
       const maxX = nb[b + 2];
       const maxY = nb[b + 3];
-      const mx = minX + (maxX - minX) * 0.5;
-      const my = minY + (maxY - minY) * 0.5;
+      const mx = midpoint(minX, maxX);
+      const my = midpoint(minY, maxY);
       this.arg[6] = mx;
       this.arg[7] = my;
       this.initChildren(g, node);
@@ -1567,7 +1919,7 @@ export class PointQuadtree {
       let c1 = 0;
       let c2 = 0;
       for (let i = lo; i < hi; i++) {
-        const q = (xy[i << 1] >= mx ? 1 : 0) | (xy[(i << 1) + 1] >= my ? 2 : 0);
+        const q = quadrant(xy[i << 1], xy[(i << 1) + 1], mx, my);
         quad[i] = q;
         if (q === 0) c0++;
         else if (q === 1) c1++;
@@ -1642,7 +1994,7 @@ export class PointQuadtree {
   }
 }
 
-/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside. */
+/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside (nearest's priority). */
 function rectDist2(nb: Float64Array, n: number, x: number, y: number): number {
   const b = n << 2;
   const dx = x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0;
