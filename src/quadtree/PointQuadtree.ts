@@ -39,7 +39,7 @@ import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from '.
 const NAME = 'PointQuadtree';
 /** Defaults of the options (chosen by measurement: see the README's Performance section). */
 const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> = Object.freeze({
-  maxItems: 8,
+  maxItems: 64,
   minSize: 1,
   looseness: 0,
 });
