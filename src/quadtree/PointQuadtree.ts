@@ -16,13 +16,11 @@
  *               item in its leaf while it is inside it. With looseness 0 it is the same array as nodeBounds.
  *   groupParent Int32Array, one per group of four: the parent of nodes g..g+3 is groupParent[(g - 1) >> 2]
  *               (groups start at node 1), so a move can walk up to the nearest common ancestor.
- * Items (leaf-only storage) live in a pool of slots; each leaf owns one contiguous block, so a query scans
- * memory in order:
- *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
- *   slotId      Int32Array: id in that slot. In a free block, its first slot holds the next free block.
- * Free blocks are kept in per-size-class lists (capacities 1, 2, 3, 4, 6, 8, 12, ...: see classCapacity); a
- * leaf's block grows by one class (about 1.5x) and shrinks when a quarter full. A bulk build gives each leaf a block of exactly its size; freed, such a
- * block is filed under the class below (the extra slots idle until the pool is next compacted).
+ * Items (leaf-only storage) live in the item pool (ItemPool.ts: blocks in size classes, free lists,
+ * compaction); each leaf owns one contiguous block of slots, so a query scans memory in order:
+ *   pool.xy     Float64Array, stride 2: x, y of the item in that slot.
+ *   pool.ids    Int32Array: id in that slot.
+ * A leaf's block grows by one size class (about 1.5x) when full and shrinks when a quarter full.
  * Per id (ids are dense integers that index these directly):
  *   idSlot      Int32Array: slot of the id, -1 when absent.
  *   idLeaf      Int32Array: leaf that stores the id (valid only when present).
@@ -34,6 +32,8 @@
  * `from` builds directly.
  */
 
+import { NearestK, NodeQueue } from './heap';
+import { ItemPool } from './ItemPool';
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
 
 const NAME = 'PointQuadtree';
@@ -86,34 +86,6 @@ function checkRect(minX: number, minY: number, maxX: number, maxY: number): void
       `${NAME}: queryRect needs minX <= maxX and minY <= maxY, got (${minX}, ${minY}, ${maxX}, ${maxY})`,
     );
   }
-}
-
-/*
- * Block size classes grow by about 1.5x: capacities 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, ... (class c > 1
- * holds 2^k or 3 * 2^(k-1) slots). Finer than powers of two, so blocks are ~85% full instead of ~75%.
- */
-
-/** Slots in a block of size class `c`. */
-export function classCapacity(c: number): number {
-  if (c < 2) return c + 1;
-  return c & 1 ? 1 << ((c + 1) >> 1) : 3 << ((c >> 1) - 1);
-}
-
-/**
- * The smallest size class that holds at least `n` slots; 1 <= n <= 3 * 2^29 (a block never holds more
- * than MAX_ID + 1 = 2^25 items, so this is never near its limit).
- */
-function classFor(n: number): number {
-  if (n <= 2) return n - 1;
-  const p = 32 - Math.clz32(n - 1); // 2^(p-1) < n <= 2^p
-  return n <= 3 << (p - 2) ? 2 * p - 2 : 2 * p - 1;
-}
-
-/** The largest size class that fits in `cap` slots (a freed block is filed under it); cap >= 1. */
-function classBelow(cap: number): number {
-  if (cap <= 2) return cap - 1;
-  const q = 31 - Math.clz32(cap); // 2^q <= cap < 2^(q+1)
-  return cap >= 3 << (q - 1) ? 2 * q : 2 * q - 1;
 }
 
 /*
@@ -188,6 +160,35 @@ export function circleMeets(r: Float64Array, k: number, x: number, y: number, r2
 }
 
 /**
+ * The storage of a tree, as `tree[INTERNALS]()` hands it out: for the invariant checker in debug.ts and for
+ * tests, never for application code (it is not exported from index.ts). The arrays are the tree's own (read
+ * them, do not write them); the layout is described at the top of this file and in ItemPool.ts.
+ */
+export interface QuadtreeInternals {
+  readonly maxItems: number;
+  readonly minSize: number;
+  readonly looseness: number;
+  readonly size: number;
+  readonly nodeBounds: Float64Array;
+  readonly nodeLoose: Float64Array;
+  readonly nodeChild: Int32Array;
+  readonly nodeCount: Int32Array;
+  readonly nodeStart: Int32Array;
+  readonly nodeCap: Int32Array;
+  readonly groupParent: Int32Array;
+  /** Nodes in use or freed: every node number below it is a valid index. */
+  readonly nodeTop: number;
+  /** First node of the list of freed groups of four (-1: none), linked through nodeChild. */
+  readonly freeGroup: number;
+  readonly pool: ItemPool;
+  readonly idSlot: Int32Array;
+  readonly idLeaf: Int32Array;
+}
+
+/** The key of the internal accessor (see {@link QuadtreeInternals}). */
+export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
+
+/**
  * A dynamic point quadtree with leaf-only storage, for integer ids at (x, y).
  *
  * Each leaf holds at most `maxItems` items unless it is too small to split (`minSize`); inner nodes hold
@@ -231,13 +232,8 @@ export class PointQuadtree {
   private nodeTop = 1;
   private freeGroup = -1;
 
-  private slotXY: Float64Array;
-  private slotId: Int32Array;
-  private poolTop = 0;
-  /** Slots in leaves' blocks (capacity, used or not); the rest below poolTop is in free lists or lost. */
-  private liveSlots = 0;
-  private compactDue = false;
-  private readonly freeBlocks = new Int32Array(64).fill(-1);
+  /** The item pool: every leaf's block of slots (see ItemPool.ts). */
+  private readonly pool = new ItemPool();
 
   private idSlot: Int32Array;
   private idLeaf: Int32Array;
@@ -248,8 +244,6 @@ export class PointQuadtree {
    * [0, 1] the point being inserted or moved, [2..5] the query's shape, [6, 7] split lines for initChildren.
    */
   private readonly arg = new Float64Array(8);
-  /** Capacity of the block returned by the last allocBlock. */
-  private blockCap = 0;
 
   private stack = new Int32Array(64);
   /** moveAll: ids that left their leaf, to re-file. Grows to the tree's size, never per frame. */
@@ -262,10 +256,9 @@ export class PointQuadtree {
   private visitStack = new Int32Array(64);
   private visitDepth = new Int32Array(64);
   private visiting = false;
-  private heapNode = new Int32Array(64);
-  private heapDist = new Float64Array(64);
-  private bestId = new Int32Array(16);
-  private bestDist = new Float64Array(16);
+  /** nearest(): nodes to open, nearest first, and the best k items so far (heap.ts). */
+  private readonly queue = new NodeQueue();
+  private readonly best = new NearestK();
   private readonly info: NodeInfo = { minX: 0, minY: 0, maxX: 0, maxY: 0, depth: 0, isLeaf: true, count: 0 };
 
   /**
@@ -328,8 +321,6 @@ export class PointQuadtree {
     this.nodeStart = new Int32Array(17);
     this.nodeCap = new Int32Array(17);
     this.groupParent = new Int32Array(4);
-    this.slotXY = new Float64Array(2 * 64);
-    this.slotId = new Int32Array(64);
     this.idSlot = new Int32Array(64).fill(-1);
     this.idLeaf = new Int32Array(64);
     this.resetNodes();
@@ -441,7 +432,7 @@ export class PointQuadtree {
 
   /** insert, with the point in arg[0], arg[1] and the arguments checked. */
   private insertArg(id: number): void {
-    if (this.compactDue) this.compactPool();
+    if (this.pool.compactDue) this.compactPool();
     this.growFor();
     this.ensureIdCapacity(id);
     this.insertItem(id);
@@ -461,8 +452,8 @@ export class PointQuadtree {
       const b = this.idLeaf[id] << 2;
       // Still inside the leaf's (loose) rectangle? (nodeLoose of the root is the root.)
       if (holds(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3], nb[2], nb[3])) {
-        this.slotXY[slot << 1] = x;
-        this.slotXY[(slot << 1) + 1] = y;
+        this.pool.xy[slot << 1] = x;
+        this.pool.xy[(slot << 1) + 1] = y;
         return;
       }
     }
@@ -479,7 +470,7 @@ export class PointQuadtree {
     }
     checkCoordinate('x', this.arg[0]);
     checkCoordinate('y', this.arg[1]);
-    if (this.compactDue) this.compactPool();
+    if (this.pool.compactDue) this.compactPool();
     this.growFor();
     this.refile(id);
   }
@@ -531,7 +522,7 @@ export class PointQuadtree {
         outside = true;
       }
     }
-    if (this.compactDue) this.compactPool();
+    if (this.pool.compactDue) this.compactPool();
     if (outside) this.growForAll(xs, ys, maxId);
     const leavers = this.moveInLeaves(xs, ys);
     if (leavers > 0) {
@@ -587,8 +578,8 @@ export class PointQuadtree {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const start = this.nodeStart;
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     const idSlot = this.idSlot;
     let out = 0;
     let stack = this.stack;
@@ -635,7 +626,7 @@ export class PointQuadtree {
       }
       count[n] = e - s;
       if (e === s) {
-        this.freeBlock(s, this.nodeCap[n]);
+        this.pool.free(s, this.nodeCap[n]);
         start[n] = -1;
         this.nodeCap[n] = 0;
       }
@@ -721,7 +712,7 @@ export class PointQuadtree {
   remove(id: number): boolean {
     checkId(id);
     if (!this.has(id)) return false;
-    if (this.compactDue) this.compactPool();
+    if (this.pool.compactDue) this.compactPool();
     const leaf = this.idLeaf[id];
     const count = this.nodeCount;
     const parent = this.groupParent;
@@ -847,28 +838,23 @@ export class PointQuadtree {
     let found = 0;
     const want = Math.min(k, this._size);
     if (want > 0) {
-      if (this.bestId.length < want) {
-        this.bestId = new Int32Array(want);
-        this.bestDist = new Float64Array(want);
-      }
-      const bestId = this.bestId;
-      const bestDist = this.bestDist;
+      const best = this.best;
+      const queue = this.queue;
+      best.reset(want);
+      queue.clear();
       const nb = this.nodeLoose;
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let bound = maxDistance * maxDistance;
-      // Min-heap of nodes by distance to their rectangle; max-heap of the best `want` items.
-      let hn = 0;
+      // Nodes by distance to their (loose) rectangle, nearest first; stop when the nearest is past the bound.
       const d0 = rectDist2(nb, 0, x, y);
-      if (d0 <= bound) hn = this.heapPush(hn, 0, d0);
-      while (hn > 0) {
-        const n = this.heapNode[0];
-        const d = this.heapDist[0];
-        if (d > bound) break;
-        hn = this.heapPop(hn);
+      if (d0 <= bound) queue.push(0, d0);
+      while (queue.size > 0 && queue.topDist() <= bound) {
+        const n = queue.topNode();
+        queue.pop();
         visited++;
         const c = child[n];
         if (c < 0) {
@@ -880,31 +866,19 @@ export class PointQuadtree {
             const dy = xy[(i << 1) + 1] - y;
             const d2 = dx * dx + dy * dy;
             if (d2 > bound) continue;
-            if (found < want) {
-              siftUpMax(bestId, bestDist, found++, ids[i], d2);
-              if (found === want) bound = bestDist[0];
-            } else if (d2 < bestDist[0]) {
-              siftDownMax(bestId, bestDist, want, ids[i], d2);
-              bound = bestDist[0];
-            }
+            best.offer(ids[i], d2);
+            if (best.full()) bound = best.worst();
           }
           continue;
         }
         for (let q = c; q < c + 4; q++) {
           if (count[q] === 0) continue;
           const dq = rectDist2(nb, q, x, y);
-          if (dq <= bound) hn = this.heapPush(hn, q, dq);
+          if (dq <= bound) queue.push(q, dq);
         }
       }
-      // Pop the max-heap from the back so the nearest comes first.
-      const base = out.length;
-      out.length = base + found;
-      for (let m = found; m > 0; m--) {
-        out[base + m - 1] = bestId[0];
-        const lastId = bestId[m - 1];
-        const lastDist = bestDist[m - 1];
-        if (m > 1) siftDownMax(bestId, bestDist, m - 1, lastId, lastDist);
-      }
+      found = best.size;
+      best.drainInto(out);
     }
     stats.nodesVisited = visited;
     stats.pointsTested = tested;
@@ -1039,6 +1013,28 @@ export class PointQuadtree {
     }
   }
 
+  /** Internal: the storage, for debug.ts's invariant checker and tests (see {@link QuadtreeInternals}). */
+  [INTERNALS](): QuadtreeInternals {
+    return {
+      maxItems: this.maxItems,
+      minSize: this.minSize,
+      looseness: this.looseness,
+      size: this._size,
+      nodeBounds: this.nodeBounds,
+      nodeLoose: this.nodeLoose,
+      nodeChild: this.nodeChild,
+      nodeCount: this.nodeCount,
+      nodeStart: this.nodeStart,
+      nodeCap: this.nodeCap,
+      groupParent: this.groupParent,
+      nodeTop: this.nodeTop,
+      freeGroup: this.freeGroup,
+      pool: this.pool,
+      idSlot: this.idSlot,
+      idLeaf: this.idLeaf,
+    };
+  }
+
   /** Counts nodes, leaves and the depth of the deepest leaf. O(nodes). */
   stats(): TreeStats {
     let nodes = 0;
@@ -1080,8 +1076,8 @@ export class PointQuadtree {
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let stack = this.stack;
       let sp = 0;
       if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
@@ -1150,8 +1146,8 @@ export class PointQuadtree {
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let stack = this.stack;
       let sp = 0;
       if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
@@ -1225,10 +1221,7 @@ export class PointQuadtree {
     this.nodeCount[0] = 0;
     this.nodeStart[0] = -1;
     this.nodeCap[0] = 0;
-    this.poolTop = 0;
-    this.liveSlots = 0;
-    this.compactDue = false;
-    this.freeBlocks.fill(-1);
+    this.pool.clear();
     this._version++;
   }
 
@@ -1348,61 +1341,24 @@ export class PointQuadtree {
     for (let n = 1; n < this.nodeTop; n++) this.setLoose(n);
   }
 
-  /** Allocates a block of at least `n` (>= 1) slots; returns its start and stores its capacity in `blockCap`. */
-  private allocBlock(n: number): number {
-    const c = classFor(n);
-    const cap = classCapacity(c);
-    this.blockCap = cap;
-    const head = this.freeBlocks[c];
-    if (head >= 0) {
-      this.freeBlocks[c] = this.slotId[head];
-      this.liveSlots += cap;
-      return head;
-    }
-    const start = this.poolTop;
-    const need = start + cap;
-    if (need > this.slotId.length) {
-      // Much of the pool idle in free lists: compact at the next safe point instead of growing again.
-      if (this.poolTop - this.liveSlots > this.poolTop >> 2) this.compactDue = true;
-      this.resizePool(Math.max(need, Math.ceil(this.slotId.length * 1.25)));
-    }
-    this.poolTop = need;
-    this.liveSlots += cap;
-    return start;
-  }
-
-  private resizePool(size: number): void {
-    const xy = new Float64Array(size * 2);
-    xy.set(this.slotXY.subarray(0, this.poolTop * 2));
-    this.slotXY = xy;
-    const ids = new Int32Array(size);
-    ids.set(this.slotId.subarray(0, this.poolTop));
-    this.slotId = ids;
-  }
-
   /**
    * Rewrites the pool with every leaf's block back to back (capacity rounded up to its size class), and
    * drops the free lists. Only called at the start of a public operation, when no slot index is held.
    */
   private compactPool(): void {
-    let total = 0;
-    const top = this.nodeTop;
     const child = this.nodeChild;
     const count = this.nodeCount;
-    // Leaves reachable from the root; freed groups are skipped by walking the tree.
+    // Leaves reachable from the root that hold items; freed groups are skipped by walking the tree.
     let stack = this.work;
     let sp = 0;
     stack[sp++] = 0;
-    const leaves = new Int32Array(top);
+    const leaves = new Int32Array(this.nodeTop);
     let nLeaves = 0;
     while (sp > 0) {
       const n = stack[--sp];
       const c = child[n];
       if (c < 0) {
-        if (count[n] > 0) {
-          leaves[nLeaves++] = n;
-          total += classCapacity(classFor(count[n]));
-        }
+        if (count[n] > 0) leaves[nLeaves++] = n;
         continue;
       }
       if (sp + 4 > stack.length) {
@@ -1414,42 +1370,7 @@ export class PointQuadtree {
       stack[sp++] = c + 2;
       stack[sp++] = c + 3;
     }
-    const size = total + (total >> 3) + 64;
-    const xy = new Float64Array(size * 2);
-    const ids = new Int32Array(size);
-    const oldXY = this.slotXY;
-    const oldIds = this.slotId;
-    let to = 0;
-    for (let k = 0; k < nLeaves; k++) {
-      const n = leaves[k];
-      const s = this.nodeStart[n];
-      const e = s + count[n];
-      this.nodeStart[n] = to;
-      this.nodeCap[n] = classCapacity(classFor(count[n]));
-      let t = to;
-      for (let i = s; i < e; i++, t++) {
-        xy[t << 1] = oldXY[i << 1];
-        xy[(t << 1) + 1] = oldXY[(i << 1) + 1];
-        const id = oldIds[i];
-        ids[t] = id;
-        this.idSlot[id] = t;
-      }
-      to += this.nodeCap[n];
-    }
-    this.slotXY = xy;
-    this.slotId = ids;
-    this.poolTop = total;
-    this.liveSlots = total;
-    this.freeBlocks.fill(-1);
-    this.compactDue = false;
-  }
-
-  private freeBlock(start: number, cap: number): void {
-    if (cap <= 0) return;
-    this.liveSlots -= cap;
-    const c = classBelow(cap);
-    this.slotId[start] = this.freeBlocks[c];
-    this.freeBlocks[c] = start;
+    this.pool.compact(leaves, nLeaves, this.nodeStart, this.nodeCap, count, this.idSlot);
   }
 
   /** Moves a leaf's items into a new block of at least `need` slots. */
@@ -1457,9 +1378,9 @@ export class PointQuadtree {
     const cnt = this.nodeCount[leaf];
     const oldStart = this.nodeStart[leaf];
     const oldCap = this.nodeCap[leaf];
-    const start = this.allocBlock(need);
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const start = this.pool.alloc(need);
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     const idSlot = this.idSlot;
     for (let i = 0; i < cnt; i++) {
       const from = oldStart + i;
@@ -1470,9 +1391,9 @@ export class PointQuadtree {
       ids[to] = id;
       idSlot[id] = to;
     }
-    this.freeBlock(oldStart, oldCap);
+    this.pool.free(oldStart, oldCap);
     this.nodeStart[leaf] = start;
-    this.nodeCap[leaf] = this.blockCap;
+    this.nodeCap[leaf] = this.pool.blockCap;
   }
 
   /** Appends an item to a leaf (its count includes it afterwards). Does not split. */
@@ -1480,9 +1401,9 @@ export class PointQuadtree {
     const cnt = this.nodeCount[leaf];
     if (cnt === this.nodeCap[leaf]) this.reblock(leaf, cnt + 1);
     const s = this.nodeStart[leaf] + cnt;
-    this.slotXY[s << 1] = this.arg[0];
-    this.slotXY[(s << 1) + 1] = this.arg[1];
-    this.slotId[s] = id;
+    this.pool.xy[s << 1] = this.arg[0];
+    this.pool.xy[(s << 1) + 1] = this.arg[1];
+    this.pool.ids[s] = id;
     this.idSlot[id] = s;
     this.idLeaf[id] = leaf;
     this.nodeCount[leaf] = cnt + 1;
@@ -1493,17 +1414,17 @@ export class PointQuadtree {
     const cnt = this.nodeCount[leaf] - 1;
     const last = this.nodeStart[leaf] + cnt;
     if (slot !== last) {
-      const xy = this.slotXY;
+      const xy = this.pool.xy;
       xy[slot << 1] = xy[last << 1];
       xy[(slot << 1) + 1] = xy[(last << 1) + 1];
-      const moved = this.slotId[last];
-      this.slotId[slot] = moved;
+      const moved = this.pool.ids[last];
+      this.pool.ids[slot] = moved;
       this.idSlot[moved] = slot;
     }
     this.nodeCount[leaf] = cnt;
     const cap = this.nodeCap[leaf];
     if (cnt === 0) {
-      this.freeBlock(this.nodeStart[leaf], cap);
+      this.pool.free(this.nodeStart[leaf], cap);
       this.nodeStart[leaf] = -1;
       this.nodeCap[leaf] = 0;
     } else if (cnt << 2 <= cap && cap >= 8) {
@@ -1553,8 +1474,8 @@ export class PointQuadtree {
     if (leaf === 0) {
       // Only when the root is a leaf that just grew to cover the point.
       const slot = this.idSlot[id];
-      this.slotXY[slot << 1] = x;
-      this.slotXY[(slot << 1) + 1] = y;
+      this.pool.xy[slot << 1] = x;
+      this.pool.xy[(slot << 1) + 1] = y;
       return;
     }
     this.removeFromLeaf(leaf, this.idSlot[id]);
@@ -1639,16 +1560,16 @@ export class PointQuadtree {
     const cnt = this.nodeCount[n];
     // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
     for (let i = s; i < s + cnt; i++) {
-      this.nodeCount[g + quadrant(this.slotXY[i << 1], this.slotXY[(i << 1) + 1], mx, my)]++;
+      this.nodeCount[g + quadrant(this.pool.xy[i << 1], this.pool.xy[(i << 1) + 1], mx, my)]++;
     }
     for (let k = g; k < g + 4; k++) {
       if (this.nodeCount[k] === 0) continue;
-      this.nodeStart[k] = this.allocBlock(this.nodeCount[k]);
-      this.nodeCap[k] = this.blockCap;
+      this.nodeStart[k] = this.pool.alloc(this.nodeCount[k]);
+      this.nodeCap[k] = this.pool.blockCap;
       this.nodeCount[k] = 0;
     }
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     for (let i = s; i < s + cnt; i++) {
       const x = xy[i << 1];
       const y = xy[(i << 1) + 1];
@@ -1661,7 +1582,7 @@ export class PointQuadtree {
       this.idSlot[id] = to;
       this.idLeaf[id] = k;
     }
-    this.freeBlock(s, this.nodeCap[n]);
+    this.pool.free(s, this.nodeCap[n]);
     this.nodeChild[n] = g;
     this.nodeStart[n] = -1;
     this.nodeCap[n] = 0;
@@ -1672,10 +1593,10 @@ export class PointQuadtree {
   /** Turns inner node `n` (maxItems or fewer items below it) back into a leaf holding them all. */
   private collapse(n: number): void {
     const total = this.nodeCount[n];
-    const start = total > 0 ? this.allocBlock(total) : -1;
-    const cap = total > 0 ? this.blockCap : 0;
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const start = total > 0 ? this.pool.alloc(total) : -1;
+    const cap = total > 0 ? this.pool.blockCap : 0;
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     let to = start;
     let work = this.work;
     let sp = 0;
@@ -1702,7 +1623,7 @@ export class PointQuadtree {
           this.idSlot[id] = to;
           this.idLeaf[id] = n;
         }
-        this.freeBlock(s, this.nodeCap[k]);
+        this.pool.free(s, this.nodeCap[k]);
       }
       // Free the group after its blocks (freeing overwrites nodeChild[g]).
       this.nodeChild[g] = this.freeGroup;
@@ -1722,7 +1643,7 @@ export class PointQuadtree {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const start = this.nodeStart;
-    const ids = this.slotId;
+    const ids = this.pool.ids;
     // Every item below `n` is in the answer, so this check is exact.
     if (found + count[n] > out.length) this.outOfRoom(out.length);
     let stack = this.collectStack;
@@ -1847,9 +1768,9 @@ export class PointQuadtree {
       }
       const s = this.nodeStart[m];
       for (let i = s; i < s + this.nodeCount[m]; i++, j++) {
-        ids[j] = this.slotId[i];
-        xs[j] = this.slotXY[i << 1];
-        ys[j] = this.slotXY[(i << 1) + 1];
+        ids[j] = this.pool.ids[i];
+        xs[j] = this.pool.xy[i << 1];
+        ys[j] = this.pool.xy[(i << 1) + 1];
       }
     }
     this.build(ids, xs, ys, n);
@@ -1862,16 +1783,9 @@ export class PointQuadtree {
   private build(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): void {
     this.nodeTop = 1;
     this.freeGroup = -1;
-    this.freeBlocks.fill(-1);
-    if (n > this.slotId.length) {
-      this.slotXY = new Float64Array(2 * n);
-      this.slotId = new Int32Array(n);
-    }
-    this.poolTop = n;
-    this.liveSlots = n;
-    this.compactDue = false;
-    const xy = this.slotXY;
-    const sid = this.slotId;
+    this.pool.resetTo(n);
+    const xy = this.pool.xy;
+    const sid = this.pool.ids;
     for (let i = 0; i < n; i++) {
       xy[i << 1] = xs[i];
       xy[(i << 1) + 1] = ys[i];
@@ -1949,49 +1863,6 @@ export class PointQuadtree {
     this._size = n;
     this._version++;
   }
-
-  private heapPush(size: number, node: number, dist: number): number {
-    if (size === this.heapNode.length) {
-      this.heapNode = growInt32(this.heapNode, size + 1);
-      const d = new Float64Array(this.heapNode.length);
-      d.set(this.heapDist);
-      this.heapDist = d;
-    }
-    const hn = this.heapNode;
-    const hd = this.heapDist;
-    let i = size;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (hd[p] <= dist) break;
-      hn[i] = hn[p];
-      hd[i] = hd[p];
-      i = p;
-    }
-    hn[i] = node;
-    hd[i] = dist;
-    return size + 1;
-  }
-
-  private heapPop(size: number): number {
-    const hn = this.heapNode;
-    const hd = this.heapDist;
-    const last = size - 1;
-    const node = hn[last];
-    const dist = hd[last];
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= last) break;
-      if (c + 1 < last && hd[c + 1] < hd[c]) c++;
-      if (hd[c] >= dist) break;
-      hn[i] = hn[c];
-      hd[i] = hd[c];
-      i = c;
-    }
-    hn[i] = node;
-    hd[i] = dist;
-    return last;
-  }
 }
 
 /** Squared distance from (x, y) to node `n`'s rectangle; 0 inside (nearest's priority). */
@@ -2042,34 +1913,4 @@ function growInt32(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
-}
-
-/** Inserts (id, dist) into a max-heap of `size` entries that has room for one more. */
-function siftUpMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = size;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (dist[p] >= d) break;
-    ids[i] = ids[p];
-    dist[i] = dist[p];
-    i = p;
-  }
-  ids[i] = id;
-  dist[i] = d;
-}
-
-/** Replaces the top of a max-heap of `size` entries with (id, dist) and restores the heap. */
-function siftDownMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && dist[c + 1] > dist[c]) c++;
-    if (dist[c] <= d) break;
-    ids[i] = ids[c];
-    dist[i] = dist[c];
-    i = c;
-  }
-  ids[i] = id;
-  dist[i] = d;
 }
