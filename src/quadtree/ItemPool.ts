@@ -127,9 +127,9 @@ export class ItemPool {
   }
 
   /**
-   * Rewrites the pool with the given blocks back to back (each rounded up to its size class) and drops the
-   * free lists. Block k is `count[owner[k]]` items at `start[owner[k]]`; `start` and `cap` are updated
-   * (indexed by owner, i.e. by leaf), and so is `idSlot` for every item moved.
+   * Rewrites the pool with the given blocks back to back (each keeps its capacity) and drops the free
+   * lists. Block k holds `count[owner[k]]` items at `start[owner[k]]` in `cap[owner[k]]` slots; `start` is
+   * updated (indexed by owner, i.e. by leaf), and so is `idSlot` for every item moved.
    */
   compact(
     owners: Int32Array,
@@ -139,8 +139,10 @@ export class ItemPool {
     count: Int32Array,
     idSlot: Int32Array,
   ): void {
+    // Each block keeps its capacity (a leaf's block has grown to what its load needs: shrinking it here
+    // would only make it grow again); only the idle slots in free lists are reclaimed.
     let total = 0;
-    for (let k = 0; k < nOwners; k++) total += classCapacity(classFor(count[owners[k]]));
+    for (let k = 0; k < nOwners; k++) total += cap[owners[k]];
     const size = total + (total >> 3) + 64;
     const xy = new Float64Array(size * 2);
     const ids = new Int32Array(size);
@@ -152,7 +154,6 @@ export class ItemPool {
       const s = start[n];
       const e = s + count[n];
       start[n] = to;
-      cap[n] = classCapacity(classFor(count[n]));
       let t = to;
       for (let i = s; i < e; i++, t++) {
         xy[t << 1] = oldXY[i << 1];

@@ -241,11 +241,18 @@ export class PointQuadtree {
   private idTop = 0;
 
   /**
-   * Coordinates handed to internal methods. Passing doubles as arguments to a method the engine does not
-   * inline boxes them (a heap allocation per call), so the hot paths pass them here instead:
-   * [0, 1] the point being inserted or moved, [2..5] the query's shape, [6, 7] split lines for initChildren.
+   * Scratch of the public entry points for the coordinates they hand to internal methods. Passing doubles
+   * as arguments to a method the engine does not inline boxes them (a heap allocation per call), so a
+   * public method writes them here and passes the array: [0, 1] the point being inserted or moved (its
+   * callees call it `p`), [2..5] the query's shape (`q`). Internal methods use only what they are given.
    */
-  private readonly arg = new Float64Array(8);
+  private readonly arg = new Float64Array(6);
+  /** growFor's rectangle probe (its own, so a query's shape in `arg` is never overwritten). */
+  private readonly probe = new Float64Array(6);
+  /** compactPool's list of leaves (as long as the node arrays). */
+  private leafList = new Int32Array(0);
+  /** Split lines handed to initChildren by splitLeaf, build and growFor. */
+  private readonly splitAt = new Float64Array(2);
 
   private stack = new Int32Array(64);
 
@@ -419,7 +426,7 @@ export class PointQuadtree {
     checkId(id);
     this.arg[0] = x;
     this.arg[1] = y;
-    this.insertArg(id);
+    this.insertAt(id, this.arg);
   }
 
   /** Throws the error that insert's arguments deserve (id first, then the coordinates). */
@@ -432,13 +439,13 @@ export class PointQuadtree {
     throw new Error(`${NAME}: unreachable`);
   }
 
-  /** insert, with the point in arg[0], arg[1] and the arguments checked. */
-  private insertArg(id: number): void {
+  /** insert, with the point in p[0], p[1] and the arguments checked. */
+  private insertAt(id: number, p: Float64Array): void {
     if (this.pool.compactDue) this.compactPool();
-    this.growFor();
+    this.growFor(p);
     this.ensureIdCapacity(id);
     if (id >= this.idTop) this.idTop = id + 1;
-    this.insertItem(id);
+    this.insertItem(id, p);
     this._size++;
   }
 
@@ -462,20 +469,20 @@ export class PointQuadtree {
     }
     this.arg[0] = x;
     this.arg[1] = y;
-    this.moveSlow(id);
+    this.moveSlow(id, this.arg);
   }
 
-  /** move, with the point in arg[0], arg[1], when it leaves its leaf or the arguments are bad (throws). */
-  private moveSlow(id: number): void {
+  /** move, with the point in p[0], p[1], when it leaves its leaf or the arguments are bad (throws). */
+  private moveSlow(id: number, p: Float64Array): void {
     if (!this.has(id)) {
       checkId(id);
       throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
     }
-    checkCoordinate('x', this.arg[0]);
-    checkCoordinate('y', this.arg[1]);
+    checkCoordinate('x', p[0]);
+    checkCoordinate('y', p[1]);
     if (this.pool.compactDue) this.compactPool();
-    this.growFor();
-    this.refile(id);
+    this.growFor(p);
+    this.refile(id, p);
   }
 
   /**
@@ -536,8 +543,8 @@ export class PointQuadtree {
       }
     }
     if (this.pool.compactDue) this.compactPool();
-    if (outside) this.growForAll(xs, ys, maxId);
-    if (this.moveInPlace(xs, ys, maxId) > 0) this.settle();
+    if (outside) this.growForAll(xs, ys, maxId, this.arg);
+    if (this.moveInPlace(xs, ys, maxId, this.arg) > 0) this.settle();
   }
 
   private rejectMoveAll(id: number, x: number, y: number): never {
@@ -551,7 +558,7 @@ export class PointQuadtree {
    * Grows the root as moving the present ids one by one in increasing id order would: first checks that
    * it can (throws before changing anything otherwise), then grows.
    */
-  private growForAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): void {
+  private growForAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, p: Float64Array): void {
     const idSlot = this.idSlot;
     const target = new Float64Array(4);
     target.set(this.nodeBounds.subarray(0, 4));
@@ -564,9 +571,9 @@ export class PointQuadtree {
     }
     for (let id = 0; id <= maxId; id++) {
       if (idSlot[id] < 0) continue;
-      this.arg[0] = xs[id];
-      this.arg[1] = ys[id];
-      this.growFor();
+      p[0] = xs[id];
+      p[1] = ys[id];
+      this.growFor(p);
     }
   }
 
@@ -580,7 +587,7 @@ export class PointQuadtree {
    * ys[id] at random, two cache misses per item where this has one; filing the leavers after the pass
    * finds their leaves out of the cache again.)
    */
-  private moveInPlace(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
+  private moveInPlace(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, p: Float64Array): number {
     const lb = this.nodeLoose;
     const nb = this.nodeBounds;
     const rootMaxX = lb[2];
@@ -591,7 +598,6 @@ export class PointQuadtree {
     const parent = this.groupParent;
     const idSlot = this.idSlot;
     const idLeaf = this.idLeaf;
-    const arg = this.arg;
     const pool = this.pool;
     let xy = pool.xy;
     let ids = pool.ids;
@@ -627,21 +633,21 @@ export class PointQuadtree {
       }
       let node = leaf;
       while (node !== 0) {
-        const p = parent[(node - 1) >> 2];
-        const pb = p << 2;
-        node = p;
-        if (holds(x, y, lb[pb], lb[pb + 1], lb[pb + 2], lb[pb + 3], rootMaxX, rootMaxY)) break;
-        count[p]--;
+        const up = parent[(node - 1) >> 2];
+        const ub = up << 2;
+        node = up;
+        if (holds(x, y, lb[ub], lb[ub + 1], lb[ub + 2], lb[ub + 3], rootMaxX, rootMaxY)) break;
+        count[up]--;
       }
-      arg[0] = x;
-      arg[1] = y;
+      p[0] = x;
+      p[1] = y;
       let c = child[node];
       while (c >= 0) {
-        node = childFor(nb, c, arg);
+        node = childFor(nb, c, p);
         c = child[node];
         if (c >= 0) count[node]++;
       }
-      this.appendToLeaf(node, id);
+      this.appendToLeaf(node, id, p);
       // Appending may have given the leaf a new block, and the pool new arrays.
       xy = pool.xy;
       ids = pool.ids;
@@ -729,7 +735,7 @@ export class PointQuadtree {
     this.arg[2] = x;
     this.arg[3] = y;
     this.arg[4] = radius;
-    const found = this.circleInto(this.resultBuffer());
+    const found = this.circleInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
   }
@@ -748,7 +754,7 @@ export class PointQuadtree {
     this.arg[2] = x;
     this.arg[3] = y;
     this.arg[4] = radius;
-    return this.circleInto(out);
+    return this.circleInto(out, this.arg);
   }
 
   /**
@@ -759,7 +765,7 @@ export class PointQuadtree {
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
     this.setRectArg(minX, minY, maxX, maxY);
-    const found = this.rectInto(this.resultBuffer());
+    const found = this.rectInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
   }
@@ -777,7 +783,7 @@ export class PointQuadtree {
     out: Int32Array | Uint32Array,
   ): number {
     this.setRectArg(minX, minY, maxX, maxY);
-    return this.rectInto(out);
+    return this.rectInto(out, this.arg);
   }
 
   /** Checks a query rectangle and puts it in arg[2..5]. */
@@ -1037,11 +1043,11 @@ export class PointQuadtree {
     return this.results;
   }
 
-  /** Circle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private circleInto(out: Int32Array | Uint32Array): number {
-    const x = this.arg[2];
-    const y = this.arg[3];
-    const radius = this.arg[4];
+  /** Circle query core, the circle in q[2..4] (x, y, radius): writes ids into `out`, returns the count. */
+  private circleInto(out: Int32Array | Uint32Array, q: Float64Array): number {
+    const x = q[2];
+    const y = q[3];
+    const radius = q[4];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -1107,12 +1113,12 @@ export class PointQuadtree {
     return found;
   }
 
-  /** Rectangle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private rectInto(out: Int32Array | Uint32Array): number {
-    const minX = this.arg[2];
-    const minY = this.arg[3];
-    const maxX = this.arg[4];
-    const maxY = this.arg[5];
+  /** Rectangle query core, the rectangle in q[2..5]: writes ids into `out`, returns the count. */
+  private rectInto(out: Int32Array | Uint32Array, q: Float64Array): number {
+    const minX = q[2];
+    const minY = q[3];
+    const maxX = q[4];
+    const maxY = q[5];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -1256,16 +1262,16 @@ export class PointQuadtree {
     this.groupParent = resizeInt32(this.groupParent, (cap >> 2) + 1, (top >> 2) + 1);
   }
 
-  /** Makes `g..g+3` the four empty leaf children of node `n`, split at (arg[6], arg[7]). */
-  private initChildren(g: number, n: number): void {
+  /** Makes `g..g+3` the four empty leaf children of node `n`, split at (split[0], split[1]). */
+  private initChildren(g: number, n: number, split: Float64Array): void {
     const nb = this.nodeBounds;
     const p = n << 2;
     const minX = nb[p];
     const minY = nb[p + 1];
     const maxX = nb[p + 2];
     const maxY = nb[p + 3];
-    const mx = this.arg[6];
-    const my = this.arg[7];
+    const mx = split[0];
+    const my = split[1];
     let b = g << 2;
     nb[b] = minX;
     nb[b + 1] = minY;
@@ -1328,7 +1334,8 @@ export class PointQuadtree {
     let stack = this.work;
     let sp = 0;
     stack[sp++] = 0;
-    const leaves = new Int32Array(this.nodeTop);
+    if (this.leafList.length < this.nodeTop) this.leafList = new Int32Array(this.nodeChild.length);
+    const leaves = this.leafList;
     let nLeaves = 0;
     while (sp > 0) {
       const n = stack[--sp];
@@ -1373,12 +1380,12 @@ export class PointQuadtree {
   }
 
   /** Appends an item to a leaf (its count includes it afterwards). Does not split. */
-  private appendToLeaf(leaf: number, id: number): void {
+  private appendToLeaf(leaf: number, id: number, p: Float64Array): void {
     const cnt = this.nodeCount[leaf];
     if (cnt === this.nodeCap[leaf]) this.reblock(leaf, cnt + 1);
     const s = this.nodeStart[leaf] + cnt;
-    this.pool.xy[s << 1] = this.arg[0];
-    this.pool.xy[(s << 1) + 1] = this.arg[1];
+    this.pool.xy[s << 1] = p[0];
+    this.pool.xy[(s << 1) + 1] = p[1];
     this.pool.ids[s] = id;
     this.idSlot[id] = s;
     this.idLeaf[id] = leaf;
@@ -1423,7 +1430,7 @@ export class PointQuadtree {
   }
 
   /** Walks down from the root adding one to each count, appends the item to its leaf, splits if due. */
-  private insertItem(id: number): void {
+  private insertItem(id: number, p: Float64Array): void {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const nb = this.nodeBounds;
@@ -1431,9 +1438,9 @@ export class PointQuadtree {
     while (child[n] >= 0) {
       count[n]++;
       const c = child[n];
-      n = childFor(nb, c, this.arg);
+      n = childFor(nb, c, p);
     }
-    this.addToLeaf(n, id);
+    this.addToLeaf(n, id, p);
   }
 
   /**
@@ -1441,9 +1448,9 @@ export class PointQuadtree {
    * old leaf to the nearest ancestor that contains the new position, then down to the new leaf. Counts
    * change only below that ancestor.
    */
-  private refile(id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private refile(id: number, p: Float64Array): void {
+    const x = p[0];
+    const y = p[1];
     const leaf = this.idLeaf[id];
     const nb = this.nodeBounds;
     const lb = this.nodeLoose;
@@ -1479,26 +1486,26 @@ export class PointQuadtree {
     const child = this.nodeChild;
     let c = child[n];
     while (c >= 0) {
-      n = childFor(nb, c, this.arg);
+      n = childFor(nb, c, p);
       c = child[n];
       if (c >= 0) count[n]++;
     }
     // The merge is in the old branch, the new leaf in a sibling branch: they do not touch each other.
     if (collapseAt >= 0) this.collapse(collapseAt);
-    this.addToLeaf(n, id);
+    this.addToLeaf(n, id, p);
   }
 
   /**
    * Adds an item to a leaf (whose ancestors already count it). A leaf already at maxItems that may split
    * splits first, so items are copied once, and the item goes on down into the right child.
    */
-  private addToLeaf(leaf: number, id: number): void {
+  private addToLeaf(leaf: number, id: number, p: Float64Array): void {
     while (this.nodeCount[leaf] >= this.maxItems && this.canSplit(leaf)) {
       const g = this.splitLeaf(leaf);
       this.nodeCount[leaf]++;
-      leaf = childFor(this.nodeBounds, g, this.arg);
+      leaf = childFor(this.nodeBounds, g, p);
     }
-    this.appendToLeaf(leaf, id);
+    this.appendToLeaf(leaf, id, p);
   }
 
   /** Splits leaf `n` if it holds more than maxItems and may split, then its children likewise. */
@@ -1529,9 +1536,9 @@ export class PointQuadtree {
     const maxY = nb[b + 3];
     const mx = midpoint(minX, maxX);
     const my = midpoint(minY, maxY);
-    this.arg[6] = mx;
-    this.arg[7] = my;
-    this.initChildren(g, n);
+    this.splitAt[0] = mx;
+    this.splitAt[1] = my;
+    this.initChildren(g, n, this.splitAt);
     const s = this.nodeStart[n];
     const cnt = this.nodeCount[n];
     // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
@@ -1651,9 +1658,9 @@ export class PointQuadtree {
    * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
    * @throws RangeError (before changing anything) if the root would have to grow past finite numbers.
    */
-  private growFor(): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private growFor(p: Float64Array): void {
+    const x = p[0];
+    const y = p[1];
     let nb = this.nodeBounds;
     if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return;
     const target = new Float64Array(4);
@@ -1687,10 +1694,10 @@ export class PointQuadtree {
         }
         const g = this.allocGroup(0);
         // The old root's edges are the new root's split lines, so it is exactly one quadrant.
-        this.arg[6] = west ? minX : maxX;
-        this.arg[7] = north ? minY : maxY;
+        this.splitAt[0] = west ? minX : maxX;
+        this.splitAt[1] = north ? minY : maxY;
         const q = (west ? 1 : 0) | (north ? 2 : 0);
-        this.initChildren(g, 0);
+        this.initChildren(g, 0, this.splitAt);
         const old = g + q;
         this.nodeChild[old] = this.nodeChild[0];
         this.nodeCount[old] = this.nodeCount[0];
@@ -1715,12 +1722,12 @@ export class PointQuadtree {
     const visited = q.nodesVisited;
     const tested = q.pointsTested;
     const found = q.found;
-    const a = this.arg;
+    const a = this.probe;
     a[2] = minX;
     a[3] = minY;
     a[4] = maxX;
     a[5] = maxY;
-    const any = this.rectInto(this.resultBuffer()) > 0;
+    const any = this.rectInto(this.resultBuffer(), a) > 0;
     q.nodesVisited = visited;
     q.pointsTested = tested;
     q.found = found;
@@ -1799,9 +1806,9 @@ export class PointQuadtree {
       const maxY = nb[b + 3];
       const mx = midpoint(minX, maxX);
       const my = midpoint(minY, maxY);
-      this.arg[6] = mx;
-      this.arg[7] = my;
-      this.initChildren(g, node);
+      this.splitAt[0] = mx;
+      this.splitAt[1] = my;
+      this.initChildren(g, node, this.splitAt);
       this.nodeChild[node] = g;
       this.nodeStart[node] = -1;
       this.nodeCap[node] = 0;

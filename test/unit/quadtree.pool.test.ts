@@ -75,7 +75,7 @@ describe('ItemPool blocks', () => {
     expect(pool.compactDue).toBe(true);
   });
 
-  it("compact writes the owners' blocks back to back and updates start, cap and idSlot", () => {
+  it("compact writes the owners' blocks back to back (keeping their capacity) and updates start and idSlot", () => {
     const pool = new ItemPool(8);
     const start = new Int32Array(3);
     const cap = new Int32Array(3);
@@ -99,12 +99,15 @@ describe('ItemPool blocks', () => {
     put(start[2] + 1, 0, 3.5);
     put(start[2] + 2, 5, 4.5);
     pool.compact(new Int32Array([2, 0]), 2, start, cap, count, idSlot);
-    expect([start[2], cap[2], start[0], cap[0]]).toEqual([0, 3, 3, 2]);
-    expect(pool.top).toBe(5);
-    expect(pool.live).toBe(5);
+    // Blocks keep their capacity (4 and 2); only the freed hole is reclaimed.
+    expect([start[2], cap[2], start[0], cap[0]]).toEqual([0, 4, 4, 2]);
+    expect(pool.top).toBe(6);
+    expect(pool.live).toBe(6);
     expect(pool.compactDue).toBe(false);
-    expect([...pool.ids.subarray(0, 5)]).toEqual([9, 0, 5, 7, 3]);
-    expect([...pool.xy.subarray(0, 10)]).toEqual([2.5, -2.5, 3.5, -3.5, 4.5, -4.5, 0.5, -0.5, 1.5, -1.5]);
+    expect([...pool.ids.subarray(0, 3)]).toEqual([9, 0, 5]);
+    expect([...pool.ids.subarray(4, 6)]).toEqual([7, 3]);
+    expect([...pool.xy.subarray(0, 6)]).toEqual([2.5, -2.5, 3.5, -3.5, 4.5, -4.5]);
+    expect([...pool.xy.subarray(8, 12)]).toEqual([0.5, -0.5, 1.5, -1.5]);
     for (const id of [9, 0, 5, 7, 3]) expect(pool.ids[idSlot[id]]).toBe(id);
     expect(pool.freeLists.every((h) => h === -1)).toBe(true);
   });
