@@ -5,10 +5,10 @@
  * Flags:
  *   --quick          reduced sizes and repeats (CI smoke run, well under a minute)
  *   --only W2,W4     run only these parts (W1..W5, memory, alloc)
- *   --maxItems N     the PointQuadtree's maxItems (default DEFAULT_MAX_ITEMS)
- *   --minSize S      the PointQuadtree's minSize (default DEFAULT_MIN_SIZE)
+ *   --maxItems N     the PointQuadtree's maxItems (default: the library's default)
+ *   --minSize S      the PointQuadtree's minSize (default: the library's default)
  *   --looseness L    looseness of the extra loose-leaf rows in W4/W5 (default DEFAULT_LOOSENESS; 0: none)
- *   --sweep          instead of the comparison: ours alone with maxItems 8, 16, 32, 64
+ *   --sweep          instead of the comparison: ours alone with maxItems 8, 16, 32, 64, 128
  *   --json           print the results as JSON instead of tables (progress still goes to stderr)
  */
 import os from 'node:os';
@@ -35,23 +35,20 @@ import {
   type WorkloadId,
 } from './workloads';
 
-/** maxItems used unless --maxItems says otherwise (the best overall in the sweep; see the README). */
-const DEFAULT_MAX_ITEMS = 32;
-const DEFAULT_MIN_SIZE = 1;
 /**
  * W4/W5 also run ours with loose leaves (items may stray this far, in world units, before move re-files
  * them): the option a game that moves every point every frame would set. The steps are at most 1 long.
  */
 const DEFAULT_LOOSENESS = 2;
-const SWEEP_MAX_ITEMS = [8, 16, 32, 64];
+const SWEEP_MAX_ITEMS = [8, 16, 32, 64, 128];
 const PARTS: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'memory', 'alloc'];
 
 interface Args {
   quick: boolean;
   json: boolean;
   sweep: boolean;
-  maxItems: number;
-  minSize: number;
+  maxItems: number | undefined;
+  minSize: number | undefined;
   looseness: number;
   only: Set<WorkloadId>;
 }
@@ -68,8 +65,8 @@ function parseArgs(argv: readonly string[]): Args {
     quick: false,
     json: false,
     sweep: false,
-    maxItems: DEFAULT_MAX_ITEMS,
-    minSize: DEFAULT_MIN_SIZE,
+    maxItems: undefined,
+    minSize: undefined,
     looseness: DEFAULT_LOOSENESS,
     only: new Set(PARTS),
   };
@@ -140,7 +137,7 @@ function commandLine(argv: readonly string[]): string {
 function header(argv: readonly string[], cfg: OursConfig, plan: Plan, looseness: number): string {
   const cpus = os.cpus();
   return [
-    '# Quadtree benchmark (issue 5)',
+    '# Quadtree benchmark (issues 5 and 11)',
     '',
     `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()} ${os.arch()}`,
     `node:    ${process.version} (V8 ${process.versions.v8})`,
@@ -230,7 +227,7 @@ async function runComparison(
 
 async function runSweep(
   plan: Plan,
-  minSize: number,
+  minSize: number | undefined,
   progress: (m: string) => void,
 ): Promise<Map<number, Row[]>> {
   const n = plan.quick ? 1e4 : 1e5;
@@ -241,15 +238,19 @@ async function runSweep(
     const rows: Row[] = [];
     const ctx: Context = { plan: sweepPlan, rows, progress: (m) => progress(`[maxItems ${maxItems}] ${m}`) };
     const ours: Contender = oursFrom(cfg);
+    const typed: Contender = oursTyped(cfg);
     runW1(ctx, [
       { c: ours, variant: 'from' },
       { c: oursInsert(cfg), variant: 'insert' },
     ]);
-    runW2(ctx, [{ c: ours, variant: 'queryCircle' }]);
-    runW3(ctx, [{ c: ours, variant: 'queryCircle' }]);
-    runW4(ctx, [{ c: ours, variant: '' }]);
-    runW5(ctx, [{ c: ours, variant: '' }]);
-    await runMemory(ctx, [{ c: ours, variant: 'from' }]);
+    runW2(ctx, [{ c: typed, variant: 'queryCircleInto' }]);
+    runW3(ctx, [{ c: typed, variant: 'queryCircleInto' }]);
+    runW4(ctx, [{ c: typed, variant: '' }]);
+    runW5(ctx, [{ c: typed, variant: 'queryCircleInto' }]);
+    await runMemory(ctx, [
+      { c: ours, variant: 'from' },
+      { c: oursInsert(cfg), variant: 'insert' },
+    ]);
     dropData();
     out.set(maxItems, rows);
   }

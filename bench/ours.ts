@@ -7,26 +7,45 @@ import { PointQuadtree, type QuadtreeOptions } from '../src/quadtree';
 import type { Built, Contender } from './contender';
 import { type Points, WORLD } from './data';
 
-/** The tree options the benchmark uses (bounds are always the world). */
+/**
+ * The tree options the benchmark uses (bounds are always the world). An option left out is the library's
+ * default: the headline rows use the defaults, as most users do.
+ */
 export interface OursConfig {
-  readonly maxItems: number;
-  readonly minSize: number;
-  /** 0 unless said: the rows with loose leaves say so in their label. */
+  readonly maxItems?: number;
+  readonly minSize?: number;
+  /** Left out (the default, 0) unless said: the rows with loose leaves say so in their label. */
   readonly looseness?: number;
 }
 
 export function treeOptions(cfg: OursConfig): QuadtreeOptions {
   return {
     bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD },
-    maxItems: cfg.maxItems,
-    minSize: cfg.minSize,
-    looseness: cfg.looseness ?? 0,
+    ...(cfg.maxItems === undefined ? {} : { maxItems: cfg.maxItems }),
+    ...(cfg.minSize === undefined ? {} : { minSize: cfg.minSize }),
+    ...(cfg.looseness === undefined ? {} : { looseness: cfg.looseness }),
   };
 }
 
+/** Whether every option is the library's default. */
+export function isDefault(cfg: OursConfig): boolean {
+  const d = PointQuadtree.DEFAULTS;
+  return (
+    (cfg.maxItems ?? d.maxItems) === d.maxItems &&
+    (cfg.minSize ?? d.minSize) === d.minSize &&
+    (cfg.looseness ?? d.looseness) === d.looseness
+  );
+}
+
 export function describeOptions(cfg: OursConfig): string {
-  const loose = cfg.looseness ? `, looseness: ${cfg.looseness}` : '';
-  return `PointQuadtree({ bounds: {minX: 0, minY: 0, maxX: ${WORLD}, maxY: ${WORLD}}, maxItems: ${cfg.maxItems}, minSize: ${cfg.minSize}${loose} })`;
+  const d = PointQuadtree.DEFAULTS;
+  const set = [
+    cfg.maxItems === undefined ? '' : `maxItems: ${cfg.maxItems}`,
+    cfg.minSize === undefined ? '' : `minSize: ${cfg.minSize}`,
+    cfg.looseness === undefined ? '' : `looseness: ${cfg.looseness}`,
+  ].filter((x) => x);
+  const given = set.length ? `, ${set.join(', ')}` : '';
+  return `PointQuadtree({ bounds: {minX: 0, minY: 0, maxX: ${WORLD}, maxY: ${WORLD}}${given} })${isDefault(cfg) ? ' (library defaults' : ' (defaults'}: maxItems ${d.maxItems}, minSize ${d.minSize}, looseness ${d.looseness})`;
 }
 
 /** The optional typed query (`queryCircleInto(x, y, r, out) -> count`), if the library has one. */
@@ -49,12 +68,27 @@ function fromInserts(p: Points, cfg: OursConfig): PointQuadtree {
   return tree;
 }
 
-const moveEveryPoint = (tree: PointQuadtree) => ({
-  label: tree.looseness > 0 ? `move, looseness ${tree.looseness}` : 'move',
-  sync(xs: Float64Array, ys: Float64Array, n: number): void {
-    for (let i = 0; i < n; i++) tree.move(i, xs[i], ys[i]);
-  },
-});
+/**
+ * The ways ours is kept up to date after every point moved: `moveAll` (one call for the frame: the headline
+ * row), and `move` per point (for comparison).
+ */
+const updateModes = (tree: PointQuadtree) => {
+  const loose = tree.looseness > 0 ? `, looseness ${tree.looseness}` : '';
+  return [
+    {
+      label: `moveAll${loose}`,
+      sync(xs: Float64Array, ys: Float64Array): void {
+        tree.moveAll(xs, ys);
+      },
+    },
+    {
+      label: `move${loose}`,
+      sync(xs: Float64Array, ys: Float64Array, n: number): void {
+        for (let i = 0; i < n; i++) tree.move(i, xs[i], ys[i]);
+      },
+    },
+  ];
+};
 
 /** Queries through `queryCircle(x, y, r, out)` with one `out` array reused (cleared by `out.length = 0`). */
 function arrayQueries(tree: PointQuadtree): Built {
@@ -81,7 +115,7 @@ function arrayQueries(tree: PointQuadtree): Built {
       }
       return total;
     },
-    updates: [moveEveryPoint(tree)],
+    updates: updateModes(tree),
   };
 }
 
@@ -110,7 +144,7 @@ function typedQueries(tree: PointQuadtree): Built {
       for (let i = 0; i < n; i += stride) total += typed.queryCircleInto(xs[i], ys[i], r, out);
       return total;
     },
-    updates: [moveEveryPoint(tree)],
+    updates: updateModes(tree),
   };
 }
 

@@ -4,9 +4,8 @@
  *
  * Two modes:
  * - `leaves`: every leaf; {@link update} redraws only when the tree's `version` changed.
- * - `visited`: the leaves a circle query reaches (same pruning rule as `queryCircle`: a node whose rectangle,
- *   grown by the tree's `looseness` and clipped to the root, is farther than r from the centre is skipped
- *   with its subtree); {@link setCircle} then {@link update}. It draws the leaves' own rectangles.
+ * - `visited`: the leaves a circle query visits, as the tree's own `visitCircle` reports them (the library
+ *   owns the pruning rule); {@link setCircle} then {@link update}. It draws the leaves' own rectangles.
  */
 import {
   BufferAttribute,
@@ -63,37 +62,9 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
   private drawnTree: PointQuadtree | null = null;
   private cx = 0;
   private cy = 0;
-  private r2 = 0;
-  /** The walked tree's looseness and root rectangle, for the pruning test of `visited` mode. */
-  private loose = 0;
-  private rootMinX = 0;
-  private rootMinY = 0;
-  private rootMaxX = 0;
-  private rootMaxY = 0;
-  // Bound once: visitNodes gets the same function every update (no closure per frame).
+  private radius = 0;
+  // Bound once: the tree's visitors get the same function every update (no closure per frame).
   private readonly visitLeaf = (node: NodeInfo): boolean => {
-    if (node.isLeaf) this.pushRect(node);
-    return false;
-  };
-  private readonly visitCircle = (node: NodeInfo): boolean => {
-    let { minX, minY, maxX, maxY } = node;
-    if (node.depth === 0) {
-      this.rootMinX = minX; // visited first: the root
-      this.rootMinY = minY;
-      this.rootMaxX = maxX;
-      this.rootMaxY = maxY;
-    }
-    const l = this.loose;
-    if (l > 0) {
-      // A loose tree's items may lie this far outside their node: its queries prune with the grown rectangle.
-      minX = Math.max(minX - l, this.rootMinX);
-      minY = Math.max(minY - l, this.rootMinY);
-      maxX = Math.min(maxX + l, this.rootMaxX);
-      maxY = Math.min(maxY + l, this.rootMaxY);
-    }
-    const dx = this.cx < minX ? minX - this.cx : this.cx > maxX ? this.cx - maxX : 0;
-    const dy = this.cy < minY ? minY - this.cy : this.cy > maxY ? this.cy - maxY : 0;
-    if (dx * dx + dy * dy > this.r2) return true; // pruned: neither it nor its subtree is visited
     if (node.isLeaf) this.pushRect(node);
     return false;
   };
@@ -137,7 +108,7 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
   setCircle(x: number, y: number, radius: number): void {
     this.cx = x;
     this.cy = y;
-    this.r2 = radius * radius;
+    this.radius = radius;
     this.drawnVersion = -1;
   }
 
@@ -149,8 +120,8 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
     const tree = this.tree;
     if (this.mode === 'leaves' && tree === this.drawnTree && tree.version === this.drawnVersion) return false;
     this.rectCount = 0;
-    this.loose = tree.looseness;
-    tree.visitNodes(this.mode === 'leaves' ? this.visitLeaf : this.visitCircle);
+    if (this.mode === 'leaves') tree.visitNodes(this.visitLeaf);
+    else tree.visitCircle(this.cx, this.cy, this.radius, this.visitLeaf);
     this.drawnTree = tree;
     this.drawnVersion = tree.version;
     const attribute = this.geometry.getAttribute('position') as BufferAttribute;

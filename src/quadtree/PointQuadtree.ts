@@ -16,13 +16,11 @@
  *               item in its leaf while it is inside it. With looseness 0 it is the same array as nodeBounds.
  *   groupParent Int32Array, one per group of four: the parent of nodes g..g+3 is groupParent[(g - 1) >> 2]
  *               (groups start at node 1), so a move can walk up to the nearest common ancestor.
- * Items (leaf-only storage) live in a pool of slots; each leaf owns one contiguous block, so a query scans
- * memory in order:
- *   slotXY      Float64Array, stride 2: x, y of the item in that slot.
- *   slotId      Int32Array: id in that slot. In a free block, its first slot holds the next free block.
- * Free blocks are kept in per-size-class lists (capacities 1, 2, 3, 4, 6, 8, 12, ...: see classCapacity); a
- * leaf's block grows by one class (about 1.5x) and shrinks when a quarter full. A bulk build gives each leaf a block of exactly its size; freed, such a
- * block is filed under the class below (the extra slots idle until the pool is next compacted).
+ * Items (leaf-only storage) live in the item pool (ItemPool.ts: blocks in size classes, free lists,
+ * compaction); each leaf owns one contiguous block of slots, so a query scans memory in order:
+ *   pool.xy     Float64Array, stride 2: x, y of the item in that slot.
+ *   pool.ids    Int32Array: id in that slot.
+ * A leaf's block grows by one size class (about 1.5x) when full and shrinks when a quarter full.
  * Per id (ids are dense integers that index these directly):
  *   idSlot      Int32Array: slot of the id, -1 when absent.
  *   idLeaf      Int32Array: leaf that stores the id (valid only when present).
@@ -34,11 +32,17 @@
  * `from` builds directly.
  */
 
+import { NearestK, NodeQueue } from './heap';
+import { ItemPool } from './ItemPool';
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
 
 const NAME = 'PointQuadtree';
-const DEFAULT_MAX_ITEMS = 8;
-const DEFAULT_MIN_SIZE = 1;
+/** Defaults of the options (chosen by measurement: see the README's Performance section). */
+const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> = Object.freeze({
+  maxItems: 64,
+  minSize: 1,
+  looseness: 0,
+});
 /** Largest id accepted. Ids index dense arrays, so memory grows with the largest id in use (8 bytes each). */
 const MAX_ID = 0x1ffffff;
 
@@ -85,32 +89,104 @@ function checkRect(minX: number, minY: number, maxX: number, maxY: number): void
 }
 
 /*
- * Block size classes grow by about 1.5x: capacities 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, ... (class c > 1
- * holds 2^k or 3 * 2^(k-1) slots). Finer than powers of two, so blocks are ~85% full instead of ~75%.
+ * The geometry rules, each defined once. Small enough that the JIT inlines them into every loop.
  */
 
-/** Slots in a block of size class `c`. */
-export function classCapacity(c: number): number {
-  if (c < 2) return c + 1;
-  return c & 1 ? 1 << ((c + 1) >> 1) : 3 << ((c >> 1) - 1);
+/** The split line of a node spanning lo..hi (children store it, so it is computed only when splitting). */
+export function midpoint(lo: number, hi: number): number {
+  return lo + (hi - lo) * 0.5;
+}
+
+/** Quadrant of (x, y) in a node split at (mx, my): on or past a split line goes east (1) / south (2). */
+export function quadrant(x: number, y: number, mx: number, my: number): number {
+  return (x >= mx ? 1 : 0) | (y >= my ? 2 : 0);
 }
 
 /**
- * The smallest size class that holds at least `n` slots; 1 <= n <= 3 * 2^29 (a block never holds more
- * than MAX_ID + 1 = 2^25 items, so this is never near its limit).
+ * Whether (x, y) lies in the rectangle minX..maxX, minY..maxY, half-open (max edges excluded) except on the
+ * root's far edges (rootMaxX, rootMaxY), which are closed. Used for a node's loose rectangle (its own
+ * rectangle when looseness is 0): `move` keeps an item in its leaf while this holds.
  */
-function classFor(n: number): number {
-  if (n <= 2) return n - 1;
-  const p = 32 - Math.clz32(n - 1); // 2^(p-1) < n <= 2^p
-  return n <= 3 << (p - 2) ? 2 * p - 2 : 2 * p - 1;
+export function holds(
+  x: number,
+  y: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  rootMaxX: number,
+  rootMaxY: number,
+): boolean {
+  return (
+    x >= minX &&
+    y >= minY &&
+    (x < maxX || (x === maxX && x === rootMaxX)) &&
+    (y < maxY || (y === maxY && y === rootMaxY))
+  );
 }
 
-/** The largest size class that fits in `cap` slots (a freed block is filed under it); cap >= 1. */
-function classBelow(cap: number): number {
-  if (cap <= 2) return cap - 1;
-  const q = 31 - Math.clz32(cap); // 2^q <= cap < 2^(q+1)
-  return cap >= 3 << (q - 1) ? 2 * q : 2 * q - 1;
+/**
+ * The child (of the group starting at `g`) that holds the point (p[0], p[1]): the SE child's min corner is
+ * the split point. The point comes in an array: a call the engine does not inline would box doubles.
+ */
+function childFor(nb: Float64Array, g: number, p: Float64Array): number {
+  const m = (g + 3) << 2;
+  return g + quadrant(p[0], p[1], nb[m], nb[m + 1]);
 }
+
+/** The circle meets rectangle `k` of `r` (stride 4) not at all: the node and its subtree are pruned. */
+export const CIRCLE_APART = 0;
+/** The circle overlaps rectangle `k`: its children are examined (a leaf's points are tested). */
+export const CIRCLE_OVERLAPS = 1;
+/** Rectangle `k` lies wholly inside the circle: every item below is found without a test. */
+export const CIRCLE_COVERS = 2;
+
+/**
+ * How the closed disc at (x, y) with squared radius r2 meets rectangle `k` of `r`: the pruning rule of
+ * circle queries (and of visitCircle). Uses the squared distance to the nearest and the farthest corner.
+ */
+export function circleMeets(r: Float64Array, k: number, x: number, y: number, r2: number): number {
+  const b = k << 2;
+  const minX = r[b];
+  const minY = r[b + 1];
+  const maxX = r[b + 2];
+  const maxY = r[b + 3];
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  if (dx * dx + dy * dy > r2) return CIRCLE_APART;
+  const fx = Math.max(x - minX, maxX - x);
+  const fy = Math.max(y - minY, maxY - y);
+  return fx * fx + fy * fy <= r2 ? CIRCLE_COVERS : CIRCLE_OVERLAPS;
+}
+
+/**
+ * The storage of a tree, as `tree[INTERNALS]()` hands it out: for the invariant checker in debug.ts and for
+ * tests, never for application code (it is not exported from index.ts). The arrays are the tree's own (read
+ * them, do not write them); the layout is described at the top of this file and in ItemPool.ts.
+ */
+export interface QuadtreeInternals {
+  readonly maxItems: number;
+  readonly minSize: number;
+  readonly looseness: number;
+  readonly size: number;
+  readonly nodeBounds: Float64Array;
+  readonly nodeLoose: Float64Array;
+  readonly nodeChild: Int32Array;
+  readonly nodeCount: Int32Array;
+  readonly nodeStart: Int32Array;
+  readonly nodeCap: Int32Array;
+  readonly groupParent: Int32Array;
+  /** Nodes in use or freed: every node number below it is a valid index. */
+  readonly nodeTop: number;
+  /** First node of the list of freed groups of four (-1: none), linked through nodeChild. */
+  readonly freeGroup: number;
+  readonly pool: ItemPool;
+  readonly idSlot: Int32Array;
+  readonly idLeaf: Int32Array;
+}
+
+/** The key of the internal accessor (see {@link QuadtreeInternals}). */
+export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
 
 /**
  * A dynamic point quadtree with leaf-only storage, for integer ids at (x, y).
@@ -125,6 +201,8 @@ function classBelow(cap: number): number {
 export class PointQuadtree {
   /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */
   static readonly MAX_ID = MAX_ID;
+  /** The options' defaults: `maxItems`, `minSize`, `looseness` (frozen). */
+  static readonly DEFAULTS = DEFAULTS;
 
   /** A leaf holding more than this many items splits (when it is at least twice `minSize`). */
   readonly maxItems: number;
@@ -154,27 +232,30 @@ export class PointQuadtree {
   private nodeTop = 1;
   private freeGroup = -1;
 
-  private slotXY: Float64Array;
-  private slotId: Int32Array;
-  private poolTop = 0;
-  /** Slots in leaves' blocks (capacity, used or not); the rest below poolTop is in free lists or lost. */
-  private liveSlots = 0;
-  private compactDue = false;
-  private readonly freeBlocks = new Int32Array(64).fill(-1);
+  /** The item pool: every leaf's block of slots (see ItemPool.ts). */
+  private readonly pool = new ItemPool();
 
   private idSlot: Int32Array;
   private idLeaf: Int32Array;
+  /** Above every id inserted since the last clear (ids at or past it are absent): moveAll's scan bound. */
+  private idTop = 0;
 
   /**
-   * Coordinates handed to internal methods. Passing doubles as arguments to a method the engine does not
-   * inline boxes them (a heap allocation per call), so the hot paths pass them here instead:
-   * [0, 1] the point being inserted or moved, [2..5] the query's shape, [6, 7] split lines for initChildren.
+   * Scratch of the public entry points for the coordinates they hand to internal methods. Passing doubles
+   * as arguments to a method the engine does not inline boxes them (a heap allocation per call), so a
+   * public method writes them here and passes the array: [0, 1] the point being inserted or moved (its
+   * callees call it `p`), [2..5] the query's shape (`q`). Internal methods use only what they are given.
    */
-  private readonly arg = new Float64Array(8);
-  /** Capacity of the block returned by the last allocBlock. */
-  private blockCap = 0;
+  private readonly arg = new Float64Array(6);
+  /** growFor's rectangle probe (its own, so a query's shape in `arg` is never overwritten). */
+  private readonly probe = new Float64Array(6);
+  /** compactPool's list of leaves (as long as the node arrays). */
+  private leafList = new Int32Array(0);
+  /** Split lines handed to initChildren by splitLeaf, build and growFor. */
+  private readonly splitAt = new Float64Array(2);
 
   private stack = new Int32Array(64);
+
   private results = new Int32Array(64);
   /** Nodes visited by the last collectAll. */
   private collected = 0;
@@ -183,10 +264,9 @@ export class PointQuadtree {
   private visitStack = new Int32Array(64);
   private visitDepth = new Int32Array(64);
   private visiting = false;
-  private heapNode = new Int32Array(64);
-  private heapDist = new Float64Array(64);
-  private bestId = new Int32Array(16);
-  private bestDist = new Float64Array(16);
+  /** nearest(): nodes to open, nearest first, and the best k items so far (heap.ts). */
+  private readonly queue = new NodeQueue();
+  private readonly best = new NearestK();
   private readonly info: NodeInfo = { minX: 0, minY: 0, maxX: 0, maxY: 0, depth: 0, isLeaf: true, count: 0 };
 
   /**
@@ -218,7 +298,7 @@ export class PointQuadtree {
     if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
       throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
     }
-    const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
+    const maxItems = options.maxItems ?? DEFAULTS.maxItems;
     if (
       typeof maxItems !== 'number' ||
       !Number.isInteger(maxItems) ||
@@ -229,11 +309,11 @@ export class PointQuadtree {
         `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
       );
     }
-    const minSize = options.minSize ?? DEFAULT_MIN_SIZE;
+    const minSize = options.minSize ?? DEFAULTS.minSize;
     if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
       throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
     }
-    const looseness = options.looseness ?? 0;
+    const looseness = options.looseness ?? DEFAULTS.looseness;
     if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
       throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
     }
@@ -249,8 +329,6 @@ export class PointQuadtree {
     this.nodeStart = new Int32Array(17);
     this.nodeCap = new Int32Array(17);
     this.groupParent = new Int32Array(4);
-    this.slotXY = new Float64Array(2 * 64);
-    this.slotId = new Int32Array(64);
     this.idSlot = new Int32Array(64).fill(-1);
     this.idLeaf = new Int32Array(64);
     this.resetNodes();
@@ -296,6 +374,7 @@ export class PointQuadtree {
     }
     if (n === 0) return tree;
     tree.ensureIdCapacity(maxId);
+    tree.idTop = maxId + 1;
     const idSlot = tree.idSlot;
     for (let i = 0; i < n; i++) {
       const id = ids[i];
@@ -347,7 +426,7 @@ export class PointQuadtree {
     checkId(id);
     this.arg[0] = x;
     this.arg[1] = y;
-    this.insertArg(id);
+    this.insertAt(id, this.arg);
   }
 
   /** Throws the error that insert's arguments deserve (id first, then the coordinates). */
@@ -360,12 +439,13 @@ export class PointQuadtree {
     throw new Error(`${NAME}: unreachable`);
   }
 
-  /** insert, with the point in arg[0], arg[1] and the arguments checked. */
-  private insertArg(id: number): void {
-    if (this.compactDue) this.compactPool();
-    this.growFor();
+  /** insert, with the point in p[0], p[1] and the arguments checked. */
+  private insertAt(id: number, p: Float64Array): void {
+    if (this.pool.compactDue) this.compactPool();
+    this.growFor(p);
     this.ensureIdCapacity(id);
-    this.insertItem(id);
+    if (id >= this.idTop) this.idTop = id + 1;
+    this.insertItem(id, p);
     this._size++;
   }
 
@@ -380,35 +460,229 @@ export class PointQuadtree {
     if (slot >= 0 && Number.isFinite(x) && Number.isFinite(y)) {
       const nb = this.nodeLoose;
       const b = this.idLeaf[id] << 2;
-      // Still inside the leaf's (loose) rectangle (half-open, except on the root's far edges, which are
-      // closed; nodeLoose of the root is the root)?
-      if (
-        x >= nb[b] &&
-        y >= nb[b + 1] &&
-        (x < nb[b + 2] || (x === nb[b + 2] && x === nb[2])) &&
-        (y < nb[b + 3] || (y === nb[b + 3] && y === nb[3]))
-      ) {
-        this.slotXY[slot << 1] = x;
-        this.slotXY[(slot << 1) + 1] = y;
+      // Still inside the leaf's (loose) rectangle? (nodeLoose of the root is the root.)
+      if (holds(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3], nb[2], nb[3])) {
+        this.pool.xy[slot << 1] = x;
+        this.pool.xy[(slot << 1) + 1] = y;
         return;
       }
     }
     this.arg[0] = x;
     this.arg[1] = y;
-    this.moveSlow(id);
+    this.moveSlow(id, this.arg);
   }
 
-  /** move, with the point in arg[0], arg[1], when it leaves its leaf or the arguments are bad (throws). */
-  private moveSlow(id: number): void {
+  /** move, with the point in p[0], p[1], when it leaves its leaf or the arguments are bad (throws). */
+  private moveSlow(id: number, p: Float64Array): void {
     if (!this.has(id)) {
       checkId(id);
       throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
     }
-    checkCoordinate('x', this.arg[0]);
-    checkCoordinate('y', this.arg[1]);
-    if (this.compactDue) this.compactPool();
-    this.growFor();
-    this.refile(id);
+    checkCoordinate('x', p[0]);
+    checkCoordinate('y', p[1]);
+    if (this.pool.compactDue) this.compactPool();
+    this.growFor(p);
+    this.refile(id, p);
+  }
+
+  /**
+   * Moves every item at once: each id in the tree goes to (`xs[id]`, `ys[id]`); entries of ids not in the
+   * tree are ignored (those ids stay absent). The result is the tree that calling {@link PointQuadtree.move}
+   * for each present id in increasing id order gives: the same root (it grows the same way), and with
+   * `looseness` 0 the same nodes (the shape depends only on the points and the root). With `looseness` > 0
+   * an item stays in its leaf while it is inside the leaf's loose rectangle, as with move, but the splits
+   * and merges happen after all the moves, so which leaf holds a straying item may differ from a sequence of
+   * moves (queries answer the same either way).
+   *
+   * Made for the frame in which everything moves: a check of the arrays (one sequential read), then one
+   * pass in id order that writes each item's new position in place; only the items that left their leaf
+   * are re-filed, then splits and merges are settled top down. O(largest id + nodes + moved-out items *
+   * depth); allocates nothing (once its scratch buffer has grown to the tree's size).
+   * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
+   * @param ys - y of id i at index i.
+   * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
+   *   tree, if a present id's coordinate is not finite (naming the id), or if the root would have to grow
+   *   past finite numbers.
+   */
+  moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    if (this._size === 0) return;
+    const idSlot = this.idSlot;
+    let maxId = this.idTop - 1;
+    while (idSlot[maxId] < 0) maxId--;
+    if (!(xs.length > maxId && ys.length > maxId)) {
+      throw new RangeError(
+        `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +
+          `${describe(xs.length)} and ${describe(ys.length)}`,
+      );
+    }
+    // Validate (and see whether the root must grow) before anything moves. The root is finite, so this
+    // test also rejects NaN and infinities.
+    const nb = this.nodeBounds;
+    const rMinX = nb[0];
+    const rMinY = nb[1];
+    const rMaxX = nb[2];
+    const rMaxY = nb[3];
+    // First without looking at which ids are present (two sequential streams): usually every entry is
+    // inside the root and nothing else is needed; otherwise look again, at the present ids only.
+    let inside = true;
+    for (let id = 0; id <= maxId; id++) {
+      const x = xs[id];
+      const y = ys[id];
+      inside = inside && x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY;
+    }
+    let outside = false;
+    if (!inside) {
+      for (let id = 0; id <= maxId; id++) {
+        if (idSlot[id] < 0) continue;
+        const x = xs[id];
+        const y = ys[id];
+        if (!(x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY)) {
+          if (!(Number.isFinite(x) && Number.isFinite(y))) this.rejectMoveAll(id, x, y);
+          outside = true;
+        }
+      }
+    }
+    if (this.pool.compactDue) this.compactPool();
+    if (outside) this.growForAll(xs, ys, maxId, this.arg);
+    if (this.moveInPlace(xs, ys, maxId, this.arg) > 0) this.settle();
+  }
+
+  private rejectMoveAll(id: number, x: number, y: number): never {
+    const which = Number.isFinite(x) ? `ys[${id}]` : `xs[${id}]`;
+    throw new RangeError(
+      `${NAME}: moveAll: ${which} (of id ${id}) must be a finite number, got ${describe(Number.isFinite(x) ? y : x)}`,
+    );
+  }
+
+  /**
+   * Grows the root as moving the present ids one by one in increasing id order would: first checks that
+   * it can (throws before changing anything otherwise), then grows.
+   */
+  private growForAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, p: Float64Array): void {
+    const idSlot = this.idSlot;
+    const target = new Float64Array(4);
+    target.set(this.nodeBounds.subarray(0, 4));
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] >= 0 && !growToCover(target, xs[id], ys[id])) {
+        throw new RangeError(
+          `${NAME}: the root cannot grow to cover (${xs[id]}, ${ys[id]}) (id ${id}): coordinates too large`,
+        );
+      }
+    }
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] < 0) continue;
+      p[0] = xs[id];
+      p[1] = ys[id];
+      this.growFor(p);
+    }
+  }
+
+  /**
+   * moveAll's pass, in id order: reads the new positions and the id tables sequentially and writes each
+   * staying item's new position into its slot (x and y share a cache line). An item that left its leaf is
+   * taken out of it (the leaf's last item fills the gap) and filed at once, while its leaf is still in the
+   * cache: up to the nearest ancestor whose loose rectangle holds it (taking it out of the counts on the
+   * way), then down, without splitting or merging (settle() does that after the pass). Returns how many
+   * items changed leaf. (Two designs measured slower: a pass over the leaves in pool order reads xs[id] and
+   * ys[id] at random, two cache misses per item where this has one; filing the leavers after the pass
+   * finds their leaves out of the cache again.)
+   */
+  private moveInPlace(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, p: Float64Array): number {
+    const lb = this.nodeLoose;
+    const nb = this.nodeBounds;
+    const rootMaxX = lb[2];
+    const rootMaxY = lb[3];
+    const count = this.nodeCount;
+    const start = this.nodeStart;
+    const child = this.nodeChild;
+    const parent = this.groupParent;
+    const idSlot = this.idSlot;
+    const idLeaf = this.idLeaf;
+    const pool = this.pool;
+    let xy = pool.xy;
+    let ids = pool.ids;
+    let moved = 0;
+    for (let id = 0; id <= maxId; id++) {
+      const slot = idSlot[id];
+      if (slot < 0) continue;
+      const x = xs[id];
+      const y = ys[id];
+      const leaf = idLeaf[id];
+      const b = leaf << 2;
+      if (holds(x, y, lb[b], lb[b + 1], lb[b + 2], lb[b + 3], rootMaxX, rootMaxY)) {
+        xy[slot << 1] = x;
+        xy[(slot << 1) + 1] = y;
+        continue;
+      }
+      moved++;
+      // Out of its leaf (never the root: the root holds every point once it has grown).
+      const cnt = count[leaf] - 1;
+      const last = start[leaf] + cnt;
+      if (slot !== last) {
+        xy[slot << 1] = xy[last << 1];
+        xy[(slot << 1) + 1] = xy[(last << 1) + 1];
+        const other = ids[last];
+        ids[slot] = other;
+        idSlot[other] = slot;
+      }
+      count[leaf] = cnt;
+      if (cnt === 0) {
+        pool.free(start[leaf], this.nodeCap[leaf]);
+        start[leaf] = -1;
+        this.nodeCap[leaf] = 0;
+      }
+      let node = leaf;
+      while (node !== 0) {
+        const up = parent[(node - 1) >> 2];
+        const ub = up << 2;
+        node = up;
+        if (holds(x, y, lb[ub], lb[ub + 1], lb[ub + 2], lb[ub + 3], rootMaxX, rootMaxY)) break;
+        count[up]--;
+      }
+      p[0] = x;
+      p[1] = y;
+      let c = child[node];
+      while (c >= 0) {
+        node = childFor(nb, c, p);
+        c = child[node];
+        if (c >= 0) count[node]++;
+      }
+      this.appendToLeaf(node, id, p);
+      // Appending may have given the leaf a new block, and the pool new arrays.
+      xy = pool.xy;
+      ids = pool.ids;
+    }
+    return moved;
+  }
+
+  /**
+   * Restores the split and merge rules everywhere (after moveAll re-filed items without them): top down,
+   * an inner node with maxItems or fewer items below it collapses, a leaf with more splits if it may.
+   */
+  private settle(): void {
+    const maxItems = this.maxItems;
+    let stack = this.stack;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      // Re-read the node arrays: a split may reallocate them.
+      const c = this.nodeChild[n];
+      const count = this.nodeCount[n];
+      if (c < 0) {
+        if (count > maxItems && this.canSplit(n)) this.splitDown(n);
+        continue;
+      }
+      if (count <= maxItems) {
+        this.collapse(n);
+        continue;
+      }
+      if (sp + 4 > stack.length) stack = this.growStack(sp);
+      stack[sp++] = c;
+      stack[sp++] = c + 1;
+      stack[sp++] = c + 2;
+      stack[sp++] = c + 3;
+    }
   }
 
   /**
@@ -419,7 +693,7 @@ export class PointQuadtree {
   remove(id: number): boolean {
     checkId(id);
     if (!this.has(id)) return false;
-    if (this.compactDue) this.compactPool();
+    if (this.pool.compactDue) this.compactPool();
     const leaf = this.idLeaf[id];
     const count = this.nodeCount;
     const parent = this.groupParent;
@@ -441,6 +715,7 @@ export class PointQuadtree {
   /** Removes every item and resets the root to the constructor's bounds. Keeps allocated capacity. */
   clear(): void {
     this.idSlot.fill(-1);
+    this.idTop = 0;
     this._size = 0;
     this.resetNodes();
   }
@@ -460,7 +735,7 @@ export class PointQuadtree {
     this.arg[2] = x;
     this.arg[3] = y;
     this.arg[4] = radius;
-    const found = this.circleInto(this.resultBuffer());
+    const found = this.circleInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
   }
@@ -479,7 +754,7 @@ export class PointQuadtree {
     this.arg[2] = x;
     this.arg[3] = y;
     this.arg[4] = radius;
-    return this.circleInto(out);
+    return this.circleInto(out, this.arg);
   }
 
   /**
@@ -490,7 +765,7 @@ export class PointQuadtree {
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
     this.setRectArg(minX, minY, maxX, maxY);
-    const found = this.rectInto(this.resultBuffer());
+    const found = this.rectInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
   }
@@ -508,7 +783,7 @@ export class PointQuadtree {
     out: Int32Array | Uint32Array,
   ): number {
     this.setRectArg(minX, minY, maxX, maxY);
-    return this.rectInto(out);
+    return this.rectInto(out, this.arg);
   }
 
   /** Checks a query rectangle and puts it in arg[2..5]. */
@@ -545,28 +820,23 @@ export class PointQuadtree {
     let found = 0;
     const want = Math.min(k, this._size);
     if (want > 0) {
-      if (this.bestId.length < want) {
-        this.bestId = new Int32Array(want);
-        this.bestDist = new Float64Array(want);
-      }
-      const bestId = this.bestId;
-      const bestDist = this.bestDist;
+      const best = this.best;
+      const queue = this.queue;
+      best.reset(want);
+      queue.clear();
       const nb = this.nodeLoose;
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let bound = maxDistance * maxDistance;
-      // Min-heap of nodes by distance to their rectangle; max-heap of the best `want` items.
-      let hn = 0;
+      // Nodes by distance to their (loose) rectangle, nearest first; stop when the nearest is past the bound.
       const d0 = rectDist2(nb, 0, x, y);
-      if (d0 <= bound) hn = this.heapPush(hn, 0, d0);
-      while (hn > 0) {
-        const n = this.heapNode[0];
-        const d = this.heapDist[0];
-        if (d > bound) break;
-        hn = this.heapPop(hn);
+      if (d0 <= bound) queue.push(0, d0);
+      while (queue.size > 0 && queue.topDist() <= bound) {
+        const n = queue.topNode();
+        queue.pop();
         visited++;
         const c = child[n];
         if (c < 0) {
@@ -578,31 +848,19 @@ export class PointQuadtree {
             const dy = xy[(i << 1) + 1] - y;
             const d2 = dx * dx + dy * dy;
             if (d2 > bound) continue;
-            if (found < want) {
-              siftUpMax(bestId, bestDist, found++, ids[i], d2);
-              if (found === want) bound = bestDist[0];
-            } else if (d2 < bestDist[0]) {
-              siftDownMax(bestId, bestDist, want, ids[i], d2);
-              bound = bestDist[0];
-            }
+            best.offer(ids[i], d2);
+            if (best.full()) bound = best.worst();
           }
           continue;
         }
         for (let q = c; q < c + 4; q++) {
           if (count[q] === 0) continue;
           const dq = rectDist2(nb, q, x, y);
-          if (dq <= bound) hn = this.heapPush(hn, q, dq);
+          if (dq <= bound) queue.push(q, dq);
         }
       }
-      // Pop the max-heap from the back so the nearest comes first.
-      const base = out.length;
-      out.length = base + found;
-      for (let m = found; m > 0; m--) {
-        out[base + m - 1] = bestId[0];
-        const lastId = bestId[m - 1];
-        const lastDist = bestDist[m - 1];
-        if (m > 1) siftDownMax(bestId, bestDist, m - 1, lastId, lastDist);
-      }
+      found = best.size;
+      best.drainInto(out);
     }
     stats.nodesVisited = visited;
     stats.pointsTested = tested;
@@ -666,6 +924,99 @@ export class PointQuadtree {
     }
   }
 
+  /**
+   * Calls `callback` for exactly the nodes that `queryCircle(x, y, radius)` visits (as many as its
+   * `lastQuery.nodesVisited`), parent before children: for a circle query's gizmo. The pruning rule: a
+   * node whose rectangle (grown by `looseness` and clipped to the root) is farther than `radius` from the
+   * centre is skipped with its subtree; so are empty nodes below the root; below a node wholly inside the
+   * circle every non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the
+   * grown one) is reused from call to call; return `true` to skip a node's children. Visits nothing in an
+   * empty tree. Do not change the tree's node structure during the walk.
+   * @throws RangeError on a bad centre or radius (as queryCircle); Error if the tree's node structure
+   *   changed during the walk.
+   */
+  visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
+    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+      checkCircle(x, y, radius);
+    }
+    if (this._size === 0) return;
+    const r2 = radius * radius;
+    const nl = this.nodeLoose;
+    if (rectDist2(nl, 0, x, y) > r2) return;
+    const nested = this.visiting;
+    let stack = nested ? new Int32Array(64) : this.visitStack;
+    // depth * 2, plus 1 when the node lies wholly inside the circle (all its non-empty nodes are visited)
+    let depths = nested ? new Int32Array(64) : this.visitDepth;
+    const info = nested ? { ...this.info } : this.info;
+    const version = this._version;
+    this.visiting = true;
+    try {
+      let sp = 0;
+      stack[sp] = 0;
+      depths[sp++] = 0;
+      while (sp > 0) {
+        sp--;
+        const n = stack[sp];
+        const tag = depths[sp];
+        const b = n << 2;
+        const c = this.nodeChild[n];
+        info.minX = this.nodeBounds[b];
+        info.minY = this.nodeBounds[b + 1];
+        info.maxX = this.nodeBounds[b + 2];
+        info.maxY = this.nodeBounds[b + 3];
+        info.depth = tag >> 1;
+        info.isLeaf = c < 0;
+        info.count = c < 0 ? this.nodeCount[n] : 0;
+        const skip = callback(info);
+        if (this._version !== version) {
+          throw new Error(`${NAME}: the tree's structure changed during visitCircle`);
+        }
+        if (skip === true || c < 0) continue;
+        if (sp + 4 > stack.length) {
+          stack = growInt32(stack, sp + 4);
+          depths = growInt32(depths, sp + 4);
+          if (!nested) {
+            this.visitStack = stack;
+            this.visitDepth = depths;
+          }
+        }
+        const covered = tag & 1;
+        const childTag = ((tag >> 1) + 1) << 1; // depth + 1, inside bit clear
+        for (let k = c + 3; k >= c; k--) {
+          if (this.nodeCount[k] === 0) continue;
+          const meets = covered ? CIRCLE_COVERS : circleMeets(this.nodeLoose, k, x, y, r2);
+          if (meets === CIRCLE_APART) continue;
+          stack[sp] = k;
+          depths[sp++] = meets === CIRCLE_COVERS ? childTag | 1 : childTag;
+        }
+      }
+    } finally {
+      if (!nested) this.visiting = false;
+    }
+  }
+
+  /** Internal: the storage, for debug.ts's invariant checker and tests (see {@link QuadtreeInternals}). */
+  [INTERNALS](): QuadtreeInternals {
+    return {
+      maxItems: this.maxItems,
+      minSize: this.minSize,
+      looseness: this.looseness,
+      size: this._size,
+      nodeBounds: this.nodeBounds,
+      nodeLoose: this.nodeLoose,
+      nodeChild: this.nodeChild,
+      nodeCount: this.nodeCount,
+      nodeStart: this.nodeStart,
+      nodeCap: this.nodeCap,
+      groupParent: this.groupParent,
+      nodeTop: this.nodeTop,
+      freeGroup: this.freeGroup,
+      pool: this.pool,
+      idSlot: this.idSlot,
+      idLeaf: this.idLeaf,
+    };
+  }
+
   /** Counts nodes, leaves and the depth of the deepest leaf. O(nodes). */
   stats(): TreeStats {
     let nodes = 0;
@@ -692,11 +1043,11 @@ export class PointQuadtree {
     return this.results;
   }
 
-  /** Circle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private circleInto(out: Int32Array | Uint32Array): number {
-    const x = this.arg[2];
-    const y = this.arg[3];
-    const radius = this.arg[4];
+  /** Circle query core, the circle in q[2..4] (x, y, radius): writes ids into `out`, returns the count. */
+  private circleInto(out: Int32Array | Uint32Array, q: Float64Array): number {
+    const x = q[2];
+    const y = q[3];
+    const radius = q[4];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -707,8 +1058,8 @@ export class PointQuadtree {
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let stack = this.stack;
       let sp = 0;
       if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
@@ -744,18 +1095,9 @@ export class PointQuadtree {
         if (sp + 4 > stack.length) stack = this.growStack(sp);
         for (let k = c; k < c + 4; k++) {
           if (count[k] === 0) continue;
-          const b = k << 2;
-          const minX = nb[b];
-          const minY = nb[b + 1];
-          const maxX = nb[b + 2];
-          const maxY = nb[b + 3];
-          const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-          const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-          if (dx * dx + dy * dy > r2) continue;
-          // Farthest corner inside the disc: the whole subtree is found.
-          const fx = Math.max(x - minX, maxX - x);
-          const fy = Math.max(y - minY, maxY - y);
-          if (fx * fx + fy * fy <= r2) {
+          const meets = circleMeets(nb, k, x, y, r2);
+          if (meets === CIRCLE_APART) continue;
+          if (meets === CIRCLE_COVERS) {
             found = this.collectAll(k, out, found);
             visited += this.collected;
           } else {
@@ -771,12 +1113,12 @@ export class PointQuadtree {
     return found;
   }
 
-  /** Rectangle query core: writes ids into `out`, returns the count, fills `lastQuery`. */
-  private rectInto(out: Int32Array | Uint32Array): number {
-    const minX = this.arg[2];
-    const minY = this.arg[3];
-    const maxX = this.arg[4];
-    const maxY = this.arg[5];
+  /** Rectangle query core, the rectangle in q[2..5]: writes ids into `out`, returns the count. */
+  private rectInto(out: Int32Array | Uint32Array, q: Float64Array): number {
+    const minX = q[2];
+    const minY = q[3];
+    const maxX = q[4];
+    const maxY = q[5];
     let found = 0;
     let visited = 0;
     let tested = 0;
@@ -786,8 +1128,8 @@ export class PointQuadtree {
       const child = this.nodeChild;
       const count = this.nodeCount;
       const start = this.nodeStart;
-      const xy = this.slotXY;
-      const ids = this.slotId;
+      const xy = this.pool.xy;
+      const ids = this.pool.ids;
       let stack = this.stack;
       let sp = 0;
       if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
@@ -861,10 +1203,7 @@ export class PointQuadtree {
     this.nodeCount[0] = 0;
     this.nodeStart[0] = -1;
     this.nodeCap[0] = 0;
-    this.poolTop = 0;
-    this.liveSlots = 0;
-    this.compactDue = false;
-    this.freeBlocks.fill(-1);
+    this.pool.clear();
     this._version++;
   }
 
@@ -923,16 +1262,16 @@ export class PointQuadtree {
     this.groupParent = resizeInt32(this.groupParent, (cap >> 2) + 1, (top >> 2) + 1);
   }
 
-  /** Makes `g..g+3` the four empty leaf children of node `n`, split at (arg[6], arg[7]). */
-  private initChildren(g: number, n: number): void {
+  /** Makes `g..g+3` the four empty leaf children of node `n`, split at (split[0], split[1]). */
+  private initChildren(g: number, n: number, split: Float64Array): void {
     const nb = this.nodeBounds;
     const p = n << 2;
     const minX = nb[p];
     const minY = nb[p + 1];
     const maxX = nb[p + 2];
     const maxY = nb[p + 3];
-    const mx = this.arg[6];
-    const my = this.arg[7];
+    const mx = split[0];
+    const my = split[1];
     let b = g << 2;
     nb[b] = minX;
     nb[b + 1] = minY;
@@ -984,61 +1323,25 @@ export class PointQuadtree {
     for (let n = 1; n < this.nodeTop; n++) this.setLoose(n);
   }
 
-  /** Allocates a block of at least `n` (>= 1) slots; returns its start and stores its capacity in `blockCap`. */
-  private allocBlock(n: number): number {
-    const c = classFor(n);
-    const cap = classCapacity(c);
-    this.blockCap = cap;
-    const head = this.freeBlocks[c];
-    if (head >= 0) {
-      this.freeBlocks[c] = this.slotId[head];
-      this.liveSlots += cap;
-      return head;
-    }
-    const start = this.poolTop;
-    const need = start + cap;
-    if (need > this.slotId.length) {
-      // Much of the pool idle in free lists: compact at the next safe point instead of growing again.
-      if (this.poolTop - this.liveSlots > this.poolTop >> 2) this.compactDue = true;
-      this.resizePool(Math.max(need, Math.ceil(this.slotId.length * 1.25)));
-    }
-    this.poolTop = need;
-    this.liveSlots += cap;
-    return start;
-  }
-
-  private resizePool(size: number): void {
-    const xy = new Float64Array(size * 2);
-    xy.set(this.slotXY.subarray(0, this.poolTop * 2));
-    this.slotXY = xy;
-    const ids = new Int32Array(size);
-    ids.set(this.slotId.subarray(0, this.poolTop));
-    this.slotId = ids;
-  }
-
   /**
    * Rewrites the pool with every leaf's block back to back (capacity rounded up to its size class), and
    * drops the free lists. Only called at the start of a public operation, when no slot index is held.
    */
   private compactPool(): void {
-    let total = 0;
-    const top = this.nodeTop;
     const child = this.nodeChild;
     const count = this.nodeCount;
-    // Leaves reachable from the root; freed groups are skipped by walking the tree.
+    // Leaves reachable from the root that hold items; freed groups are skipped by walking the tree.
     let stack = this.work;
     let sp = 0;
     stack[sp++] = 0;
-    const leaves = new Int32Array(top);
+    if (this.leafList.length < this.nodeTop) this.leafList = new Int32Array(this.nodeChild.length);
+    const leaves = this.leafList;
     let nLeaves = 0;
     while (sp > 0) {
       const n = stack[--sp];
       const c = child[n];
       if (c < 0) {
-        if (count[n] > 0) {
-          leaves[nLeaves++] = n;
-          total += classCapacity(classFor(count[n]));
-        }
+        if (count[n] > 0) leaves[nLeaves++] = n;
         continue;
       }
       if (sp + 4 > stack.length) {
@@ -1050,42 +1353,7 @@ export class PointQuadtree {
       stack[sp++] = c + 2;
       stack[sp++] = c + 3;
     }
-    const size = total + (total >> 3) + 64;
-    const xy = new Float64Array(size * 2);
-    const ids = new Int32Array(size);
-    const oldXY = this.slotXY;
-    const oldIds = this.slotId;
-    let to = 0;
-    for (let k = 0; k < nLeaves; k++) {
-      const n = leaves[k];
-      const s = this.nodeStart[n];
-      const e = s + count[n];
-      this.nodeStart[n] = to;
-      this.nodeCap[n] = classCapacity(classFor(count[n]));
-      let t = to;
-      for (let i = s; i < e; i++, t++) {
-        xy[t << 1] = oldXY[i << 1];
-        xy[(t << 1) + 1] = oldXY[(i << 1) + 1];
-        const id = oldIds[i];
-        ids[t] = id;
-        this.idSlot[id] = t;
-      }
-      to += this.nodeCap[n];
-    }
-    this.slotXY = xy;
-    this.slotId = ids;
-    this.poolTop = total;
-    this.liveSlots = total;
-    this.freeBlocks.fill(-1);
-    this.compactDue = false;
-  }
-
-  private freeBlock(start: number, cap: number): void {
-    if (cap <= 0) return;
-    this.liveSlots -= cap;
-    const c = classBelow(cap);
-    this.slotId[start] = this.freeBlocks[c];
-    this.freeBlocks[c] = start;
+    this.pool.compact(leaves, nLeaves, this.nodeStart, this.nodeCap, count, this.idSlot);
   }
 
   /** Moves a leaf's items into a new block of at least `need` slots. */
@@ -1093,9 +1361,9 @@ export class PointQuadtree {
     const cnt = this.nodeCount[leaf];
     const oldStart = this.nodeStart[leaf];
     const oldCap = this.nodeCap[leaf];
-    const start = this.allocBlock(need);
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const start = this.pool.alloc(need);
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     const idSlot = this.idSlot;
     for (let i = 0; i < cnt; i++) {
       const from = oldStart + i;
@@ -1106,19 +1374,19 @@ export class PointQuadtree {
       ids[to] = id;
       idSlot[id] = to;
     }
-    this.freeBlock(oldStart, oldCap);
+    this.pool.free(oldStart, oldCap);
     this.nodeStart[leaf] = start;
-    this.nodeCap[leaf] = this.blockCap;
+    this.nodeCap[leaf] = this.pool.blockCap;
   }
 
   /** Appends an item to a leaf (its count includes it afterwards). Does not split. */
-  private appendToLeaf(leaf: number, id: number): void {
+  private appendToLeaf(leaf: number, id: number, p: Float64Array): void {
     const cnt = this.nodeCount[leaf];
     if (cnt === this.nodeCap[leaf]) this.reblock(leaf, cnt + 1);
     const s = this.nodeStart[leaf] + cnt;
-    this.slotXY[s << 1] = this.arg[0];
-    this.slotXY[(s << 1) + 1] = this.arg[1];
-    this.slotId[s] = id;
+    this.pool.xy[s << 1] = p[0];
+    this.pool.xy[(s << 1) + 1] = p[1];
+    this.pool.ids[s] = id;
     this.idSlot[id] = s;
     this.idLeaf[id] = leaf;
     this.nodeCount[leaf] = cnt + 1;
@@ -1129,17 +1397,17 @@ export class PointQuadtree {
     const cnt = this.nodeCount[leaf] - 1;
     const last = this.nodeStart[leaf] + cnt;
     if (slot !== last) {
-      const xy = this.slotXY;
+      const xy = this.pool.xy;
       xy[slot << 1] = xy[last << 1];
       xy[(slot << 1) + 1] = xy[(last << 1) + 1];
-      const moved = this.slotId[last];
-      this.slotId[slot] = moved;
+      const moved = this.pool.ids[last];
+      this.pool.ids[slot] = moved;
       this.idSlot[moved] = slot;
     }
     this.nodeCount[leaf] = cnt;
     const cap = this.nodeCap[leaf];
     if (cnt === 0) {
-      this.freeBlock(this.nodeStart[leaf], cap);
+      this.pool.free(this.nodeStart[leaf], cap);
       this.nodeStart[leaf] = -1;
       this.nodeCap[leaf] = 0;
     } else if (cnt << 2 <= cap && cap >= 8) {
@@ -1155,16 +1423,14 @@ export class PointQuadtree {
     const minY = nb[b + 1];
     const maxX = nb[b + 2];
     const maxY = nb[b + 3];
-    const mx = minX + (maxX - minX) * 0.5;
-    const my = minY + (maxY - minY) * 0.5;
+    const mx = midpoint(minX, maxX);
+    const my = midpoint(minY, maxY);
     const m = this.minSize;
     return mx - minX >= m && maxX - mx >= m && my - minY >= m && maxY - my >= m;
   }
 
   /** Walks down from the root adding one to each count, appends the item to its leaf, splits if due. */
-  private insertItem(id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private insertItem(id: number, p: Float64Array): void {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const nb = this.nodeBounds;
@@ -1172,10 +1438,9 @@ export class PointQuadtree {
     while (child[n] >= 0) {
       count[n]++;
       const c = child[n];
-      const m = (c + 3) << 2;
-      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+      n = childFor(nb, c, p);
     }
-    this.addToLeaf(n, id);
+    this.addToLeaf(n, id, p);
   }
 
   /**
@@ -1183,17 +1448,17 @@ export class PointQuadtree {
    * old leaf to the nearest ancestor that contains the new position, then down to the new leaf. Counts
    * change only below that ancestor.
    */
-  private refile(id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private refile(id: number, p: Float64Array): void {
+    const x = p[0];
+    const y = p[1];
     const leaf = this.idLeaf[id];
     const nb = this.nodeBounds;
     const lb = this.nodeLoose;
     if (leaf === 0) {
       // Only when the root is a leaf that just grew to cover the point.
       const slot = this.idSlot[id];
-      this.slotXY[slot << 1] = x;
-      this.slotXY[(slot << 1) + 1] = y;
+      this.pool.xy[slot << 1] = x;
+      this.pool.xy[(slot << 1) + 1] = y;
       return;
     }
     this.removeFromLeaf(leaf, this.idSlot[id]);
@@ -1210,12 +1475,7 @@ export class PointQuadtree {
       // children on the point's side share the node's outer edges).
       const p = parent[(n - 1) >> 2];
       const b = p << 2;
-      if (
-        x >= lb[b] &&
-        y >= lb[b + 1] &&
-        (x < lb[b + 2] || (x === lb[b + 2] && x === rootMaxX)) &&
-        (y < lb[b + 3] || (y === lb[b + 3] && y === rootMaxY))
-      ) {
+      if (holds(x, y, lb[b], lb[b + 1], lb[b + 2], lb[b + 3], rootMaxX, rootMaxY)) {
         n = p;
         break;
       }
@@ -1226,30 +1486,26 @@ export class PointQuadtree {
     const child = this.nodeChild;
     let c = child[n];
     while (c >= 0) {
-      const m = (c + 3) << 2;
-      n = c + ((x >= nb[m] ? 1 : 0) | (y >= nb[m + 1] ? 2 : 0));
+      n = childFor(nb, c, p);
       c = child[n];
       if (c >= 0) count[n]++;
     }
     // The merge is in the old branch, the new leaf in a sibling branch: they do not touch each other.
     if (collapseAt >= 0) this.collapse(collapseAt);
-    this.addToLeaf(n, id);
+    this.addToLeaf(n, id, p);
   }
 
   /**
    * Adds an item to a leaf (whose ancestors already count it). A leaf already at maxItems that may split
    * splits first, so items are copied once, and the item goes on down into the right child.
    */
-  private addToLeaf(leaf: number, id: number): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private addToLeaf(leaf: number, id: number, p: Float64Array): void {
     while (this.nodeCount[leaf] >= this.maxItems && this.canSplit(leaf)) {
       const g = this.splitLeaf(leaf);
       this.nodeCount[leaf]++;
-      const m = (g + 3) << 2;
-      leaf = g + ((x >= this.nodeBounds[m] ? 1 : 0) | (y >= this.nodeBounds[m + 1] ? 2 : 0));
+      leaf = childFor(this.nodeBounds, g, p);
     }
-    this.appendToLeaf(leaf, id);
+    this.appendToLeaf(leaf, id, p);
   }
 
   /** Splits leaf `n` if it holds more than maxItems and may split, then its children likewise. */
@@ -1278,29 +1534,29 @@ export class PointQuadtree {
     const minY = nb[b + 1];
     const maxX = nb[b + 2];
     const maxY = nb[b + 3];
-    const mx = minX + (maxX - minX) * 0.5;
-    const my = minY + (maxY - minY) * 0.5;
-    this.arg[6] = mx;
-    this.arg[7] = my;
-    this.initChildren(g, n);
+    const mx = midpoint(minX, maxX);
+    const my = midpoint(minY, maxY);
+    this.splitAt[0] = mx;
+    this.splitAt[1] = my;
+    this.initChildren(g, n, this.splitAt);
     const s = this.nodeStart[n];
     const cnt = this.nodeCount[n];
     // Count per quadrant first (kept in nodeCount), so each child gets one block of the right size.
     for (let i = s; i < s + cnt; i++) {
-      this.nodeCount[g + ((this.slotXY[i << 1] >= mx ? 1 : 0) | (this.slotXY[(i << 1) + 1] >= my ? 2 : 0))]++;
+      this.nodeCount[g + quadrant(this.pool.xy[i << 1], this.pool.xy[(i << 1) + 1], mx, my)]++;
     }
     for (let k = g; k < g + 4; k++) {
       if (this.nodeCount[k] === 0) continue;
-      this.nodeStart[k] = this.allocBlock(this.nodeCount[k]);
-      this.nodeCap[k] = this.blockCap;
+      this.nodeStart[k] = this.pool.alloc(this.nodeCount[k]);
+      this.nodeCap[k] = this.pool.blockCap;
       this.nodeCount[k] = 0;
     }
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     for (let i = s; i < s + cnt; i++) {
       const x = xy[i << 1];
       const y = xy[(i << 1) + 1];
-      const k = g + ((x >= mx ? 1 : 0) | (y >= my ? 2 : 0));
+      const k = g + quadrant(x, y, mx, my);
       const to = this.nodeStart[k] + this.nodeCount[k]++;
       xy[to << 1] = x;
       xy[(to << 1) + 1] = y;
@@ -1309,7 +1565,7 @@ export class PointQuadtree {
       this.idSlot[id] = to;
       this.idLeaf[id] = k;
     }
-    this.freeBlock(s, this.nodeCap[n]);
+    this.pool.free(s, this.nodeCap[n]);
     this.nodeChild[n] = g;
     this.nodeStart[n] = -1;
     this.nodeCap[n] = 0;
@@ -1320,10 +1576,10 @@ export class PointQuadtree {
   /** Turns inner node `n` (maxItems or fewer items below it) back into a leaf holding them all. */
   private collapse(n: number): void {
     const total = this.nodeCount[n];
-    const start = total > 0 ? this.allocBlock(total) : -1;
-    const cap = total > 0 ? this.blockCap : 0;
-    const xy = this.slotXY;
-    const ids = this.slotId;
+    const start = total > 0 ? this.pool.alloc(total) : -1;
+    const cap = total > 0 ? this.pool.blockCap : 0;
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
     let to = start;
     let work = this.work;
     let sp = 0;
@@ -1350,7 +1606,7 @@ export class PointQuadtree {
           this.idSlot[id] = to;
           this.idLeaf[id] = n;
         }
-        this.freeBlock(s, this.nodeCap[k]);
+        this.pool.free(s, this.nodeCap[k]);
       }
       // Free the group after its blocks (freeing overwrites nodeChild[g]).
       this.nodeChild[g] = this.freeGroup;
@@ -1370,7 +1626,7 @@ export class PointQuadtree {
     const child = this.nodeChild;
     const count = this.nodeCount;
     const start = this.nodeStart;
-    const ids = this.slotId;
+    const ids = this.pool.ids;
     // Every item below `n` is in the answer, so this check is exact.
     if (found + count[n] > out.length) this.outOfRoom(out.length);
     let stack = this.collectStack;
@@ -1402,9 +1658,9 @@ export class PointQuadtree {
    * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
    * @throws RangeError (before changing anything) if the root would have to grow past finite numbers.
    */
-  private growFor(): void {
-    const x = this.arg[0];
-    const y = this.arg[1];
+  private growFor(p: Float64Array): void {
+    const x = p[0];
+    const y = p[1];
     let nb = this.nodeBounds;
     if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return;
     const target = new Float64Array(4);
@@ -1438,10 +1694,10 @@ export class PointQuadtree {
         }
         const g = this.allocGroup(0);
         // The old root's edges are the new root's split lines, so it is exactly one quadrant.
-        this.arg[6] = west ? minX : maxX;
-        this.arg[7] = north ? minY : maxY;
+        this.splitAt[0] = west ? minX : maxX;
+        this.splitAt[1] = north ? minY : maxY;
         const q = (west ? 1 : 0) | (north ? 2 : 0);
-        this.initChildren(g, 0);
+        this.initChildren(g, 0, this.splitAt);
         const old = g + q;
         this.nodeChild[old] = this.nodeChild[0];
         this.nodeCount[old] = this.nodeCount[0];
@@ -1466,12 +1722,12 @@ export class PointQuadtree {
     const visited = q.nodesVisited;
     const tested = q.pointsTested;
     const found = q.found;
-    const a = this.arg;
+    const a = this.probe;
     a[2] = minX;
     a[3] = minY;
     a[4] = maxX;
     a[5] = maxY;
-    const any = this.rectInto(this.resultBuffer()) > 0;
+    const any = this.rectInto(this.resultBuffer(), a) > 0;
     q.nodesVisited = visited;
     q.pointsTested = tested;
     q.found = found;
@@ -1495,9 +1751,9 @@ export class PointQuadtree {
       }
       const s = this.nodeStart[m];
       for (let i = s; i < s + this.nodeCount[m]; i++, j++) {
-        ids[j] = this.slotId[i];
-        xs[j] = this.slotXY[i << 1];
-        ys[j] = this.slotXY[(i << 1) + 1];
+        ids[j] = this.pool.ids[i];
+        xs[j] = this.pool.xy[i << 1];
+        ys[j] = this.pool.xy[(i << 1) + 1];
       }
     }
     this.build(ids, xs, ys, n);
@@ -1510,16 +1766,9 @@ export class PointQuadtree {
   private build(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): void {
     this.nodeTop = 1;
     this.freeGroup = -1;
-    this.freeBlocks.fill(-1);
-    if (n > this.slotId.length) {
-      this.slotXY = new Float64Array(2 * n);
-      this.slotId = new Int32Array(n);
-    }
-    this.poolTop = n;
-    this.liveSlots = n;
-    this.compactDue = false;
-    const xy = this.slotXY;
-    const sid = this.slotId;
+    this.pool.resetTo(n);
+    const xy = this.pool.xy;
+    const sid = this.pool.ids;
     for (let i = 0; i < n; i++) {
       xy[i << 1] = xs[i];
       xy[(i << 1) + 1] = ys[i];
@@ -1555,11 +1804,11 @@ export class PointQuadtree {
       const minY = nb[b + 1];
       const maxX = nb[b + 2];
       const maxY = nb[b + 3];
-      const mx = minX + (maxX - minX) * 0.5;
-      const my = minY + (maxY - minY) * 0.5;
-      this.arg[6] = mx;
-      this.arg[7] = my;
-      this.initChildren(g, node);
+      const mx = midpoint(minX, maxX);
+      const my = midpoint(minY, maxY);
+      this.splitAt[0] = mx;
+      this.splitAt[1] = my;
+      this.initChildren(g, node, this.splitAt);
       this.nodeChild[node] = g;
       this.nodeStart[node] = -1;
       this.nodeCap[node] = 0;
@@ -1567,7 +1816,7 @@ export class PointQuadtree {
       let c1 = 0;
       let c2 = 0;
       for (let i = lo; i < hi; i++) {
-        const q = (xy[i << 1] >= mx ? 1 : 0) | (xy[(i << 1) + 1] >= my ? 2 : 0);
+        const q = quadrant(xy[i << 1], xy[(i << 1) + 1], mx, my);
         quad[i] = q;
         if (q === 0) c0++;
         else if (q === 1) c1++;
@@ -1597,52 +1846,9 @@ export class PointQuadtree {
     this._size = n;
     this._version++;
   }
-
-  private heapPush(size: number, node: number, dist: number): number {
-    if (size === this.heapNode.length) {
-      this.heapNode = growInt32(this.heapNode, size + 1);
-      const d = new Float64Array(this.heapNode.length);
-      d.set(this.heapDist);
-      this.heapDist = d;
-    }
-    const hn = this.heapNode;
-    const hd = this.heapDist;
-    let i = size;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (hd[p] <= dist) break;
-      hn[i] = hn[p];
-      hd[i] = hd[p];
-      i = p;
-    }
-    hn[i] = node;
-    hd[i] = dist;
-    return size + 1;
-  }
-
-  private heapPop(size: number): number {
-    const hn = this.heapNode;
-    const hd = this.heapDist;
-    const last = size - 1;
-    const node = hn[last];
-    const dist = hd[last];
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= last) break;
-      if (c + 1 < last && hd[c + 1] < hd[c]) c++;
-      if (hd[c] >= dist) break;
-      hn[i] = hn[c];
-      hd[i] = hd[c];
-      i = c;
-    }
-    hn[i] = node;
-    hd[i] = dist;
-    return last;
-  }
 }
 
-/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside. */
+/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside (nearest's priority). */
 function rectDist2(nb: Float64Array, n: number, x: number, y: number): number {
   const b = n << 2;
   const dx = x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0;
@@ -1690,34 +1896,4 @@ function growInt32(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
-}
-
-/** Inserts (id, dist) into a max-heap of `size` entries that has room for one more. */
-function siftUpMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = size;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (dist[p] >= d) break;
-    ids[i] = ids[p];
-    dist[i] = dist[p];
-    i = p;
-  }
-  ids[i] = id;
-  dist[i] = d;
-}
-
-/** Replaces the top of a max-heap of `size` entries with (id, dist) and restores the heap. */
-function siftDownMax(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && dist[c + 1] > dist[c]) c++;
-    if (dist[c] <= d) break;
-    ids[i] = ids[c];
-    dist[i] = dist[c];
-    i = c;
-  }
-  ids[i] = id;
-  dist[i] = d;
 }

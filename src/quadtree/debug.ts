@@ -1,28 +1,5 @@
-import { classCapacity, type PointQuadtree } from './PointQuadtree';
-
-/** The storage of a PointQuadtree, as the invariant checker reads it (see the layout in PointQuadtree.ts). */
-interface Internals {
-  maxItems: number;
-  minSize: number;
-  looseness: number;
-  size: number;
-  nodeBounds: Float64Array;
-  nodeLoose: Float64Array;
-  nodeChild: Int32Array;
-  nodeCount: Int32Array;
-  nodeStart: Int32Array;
-  nodeCap: Int32Array;
-  groupParent: Int32Array;
-  nodeTop: number;
-  slotXY: Float64Array;
-  slotId: Int32Array;
-  poolTop: number;
-  liveSlots: number;
-  freeBlocks: Int32Array;
-  freeGroup: number;
-  idSlot: Int32Array;
-  idLeaf: Int32Array;
-}
+import { classCapacity } from './ItemPool';
+import { INTERNALS, midpoint, type PointQuadtree } from './PointQuadtree';
 
 /**
  * Checks every structural rule of a {@link PointQuadtree} and throws an Error naming the first one broken:
@@ -33,7 +10,9 @@ interface Internals {
  * the id tables, and pool blocks that never overlap. O(nodes + pool). For tests and debugging.
  */
 export function checkInvariants(tree: PointQuadtree): void {
-  const t = tree as unknown as Internals;
+  // The documented internal accessor: the tree's own arrays, read-only by convention.
+  const t = tree[INTERNALS]();
+  const pool = t.pool;
   const nb = t.nodeBounds;
   const fail = (msg: string): never => {
     throw new Error(`PointQuadtree invariant: ${msg}`);
@@ -46,7 +25,7 @@ export function checkInvariants(tree: PointQuadtree): void {
   const lb = t.nodeLoose;
   if (l === 0 && lb !== nb) fail('looseness is 0 but nodeLoose is not nodeBounds');
   if (l > 0 && lb === nb) fail('looseness is > 0 but nodeLoose is nodeBounds');
-  const slotOwner = new Int32Array(t.poolTop).fill(-1);
+  const slotOwner = new Int32Array(pool.top).fill(-1);
   let leafSlots = 0;
   const seenNode = new Uint8Array(t.nodeTop);
   let items = 0;
@@ -78,8 +57,8 @@ export function checkInvariants(tree: PointQuadtree): void {
       if (lb[b + j] !== loose[j]) fail(`node ${n} has loose bounds ${lb.subarray(b, b + 4)}, not ${loose}`);
     }
     const [lMinX, lMinY, lMaxX, lMaxY] = loose;
-    const mx = minX + (maxX - minX) * 0.5;
-    const my = minY + (maxY - minY) * 0.5;
+    const mx = midpoint(minX, maxX);
+    const my = midpoint(minY, maxY);
     const splittable =
       mx - minX >= t.minSize && maxX - mx >= t.minSize && my - minY >= t.minSize && maxY - my >= t.minSize;
     const c = t.nodeChild[n];
@@ -116,7 +95,7 @@ export function checkInvariants(tree: PointQuadtree): void {
     if (count > cap) fail(`leaf ${n} holds ${count} items in a block of ${cap}`);
     leafSlots += cap;
     if (cap > 0) {
-      if (start < 0 || start + cap > t.poolTop) fail(`leaf ${n} block ${start}+${cap} outside the pool`);
+      if (start < 0 || start + cap > pool.top) fail(`leaf ${n} block ${start}+${cap} outside the pool`);
       for (let s = start; s < start + cap; s++) {
         if (slotOwner[s] !== -1) fail(`slot ${s} owned by leaf ${slotOwner[s]} and leaf ${n}`);
         slotOwner[s] = n;
@@ -125,19 +104,19 @@ export function checkInvariants(tree: PointQuadtree): void {
       fail(`leaf ${n} has a start but no capacity`);
     }
     for (let s = start; s < start + count; s++) {
-      const id = t.slotId[s];
+      const id = pool.ids[s];
       if (id < 0 || id >= t.idSlot.length) fail(`slot ${s} holds bad id ${id}`);
       if (t.idSlot[id] !== s) fail(`id ${id} is in slot ${s} but idSlot says ${t.idSlot[id]}`);
       if (t.idLeaf[id] !== n) fail(`id ${id} is in leaf ${n} but idLeaf says ${t.idLeaf[id]}`);
-      const x = t.slotXY[s << 1];
-      const y = t.slotXY[(s << 1) + 1];
+      const x = pool.xy[s << 1];
+      const y = pool.xy[(s << 1) + 1];
       const inX = x >= lMinX && (x < lMaxX || (x === lMaxX && lMaxX === rootMaxX));
       const inY = y >= lMinY && (y < lMaxY || (y === lMaxY && lMaxY === rootMaxY));
       if (!inX || !inY) fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${loose}] (looseness ${l})`);
     }
     items += count;
   }
-  if (leafSlots !== t.liveSlots) fail(`leaves own ${leafSlots} slots but liveSlots is ${t.liveSlots}`);
+  if (leafSlots !== pool.live) fail(`leaves own ${leafSlots} slots but liveSlots is ${pool.live}`);
   // Freed node groups: never reachable from the root, and the list ends.
   let guard = 0;
   for (let g = t.freeGroup; g >= 0; g = t.nodeChild[g]) {
@@ -150,12 +129,12 @@ export function checkInvariants(tree: PointQuadtree): void {
   for (let id = 0; id < t.idSlot.length; id++) if (t.idSlot[id] >= 0) present++;
   if (present !== t.size) fail(`${present} ids are marked present but size is ${t.size}`);
   // Free blocks: inside the pool and never overlapping a leaf's block or each other.
-  for (let c = 0; c < t.freeBlocks.length; c++) {
+  for (let c = 0; c < pool.freeLists.length; c++) {
     let guard = 0;
-    for (let s = t.freeBlocks[c]; s >= 0; s = t.slotId[s]) {
-      if (++guard > t.poolTop) fail(`free list ${c} loops`);
+    for (let s = pool.freeLists[c]; s >= 0; s = pool.ids[s]) {
+      if (++guard > pool.top) fail(`free list ${c} loops`);
       const cap = classCapacity(c);
-      if (s + cap > t.poolTop) fail(`free block ${s}+${cap} outside the pool`);
+      if (s + cap > pool.top) fail(`free block ${s}+${cap} outside the pool`);
       for (let k = s; k < s + cap; k++) {
         if (slotOwner[k] !== -1) fail(`free block ${s} overlaps slot ${k} of leaf ${slotOwner[k]}`);
         slotOwner[k] = -2;

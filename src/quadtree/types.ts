@@ -10,7 +10,7 @@ export interface Bounds {
 export interface QuadtreeOptions {
   /** Root rectangle. Finite, with `minX < maxX` and `minY < maxY`. It grows by doubling to cover any point. */
   bounds: Bounds;
-  /** A leaf holding more than this many items splits (when it may). Integer >= 1. Default 8. */
+  /** A leaf holding more than this many items splits (when it may). Integer >= 1. Default 64. */
   maxItems?: number;
   /** No node is ever split into quadrants narrower or shallower than this. Finite > 0. Default 1. */
   minSize?: number;

@@ -88,28 +88,48 @@ describe('QuadtreeNodesHelper', () => {
     expect(drawnRects(h)).toEqual(leafRects(big));
   });
 
-  it('visited mode draws the leaves a circle query reaches', () => {
+  /** The leaves the tree's own visitCircle reports for a circle, as rectangles. */
+  function visitedLeaves(t: PointQuadtree, x: number, y: number, r: number): number[][] {
+    const rects: number[][] = [];
+    let nodes = 0;
+    t.visitCircle(x, y, r, (n) => {
+      nodes++;
+      if (n.isLeaf) rects.push([n.minX, n.minY, n.maxX, n.maxY]);
+    });
+    // visitCircle reports exactly the nodes the query visits (the library's tests check the rule itself)
+    t.queryCircle(x, y, r);
+    expect(nodes).toBe(t.lastQuery.nodesVisited);
+    return rects.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
+
+  it("visited mode draws the leaves a circle query visits (the tree's visitCircle)", () => {
     const t = tree(2000, 5);
     const h = new QuadtreeNodesHelper(t, 'visited');
     const [cx, cy, r] = [10, -20, 15];
     h.setCircle(cx, cy, r);
     h.update();
-    const reaches = (b: number[]) => {
-      const dx = Math.max(b[0] - cx, 0, cx - b[2]);
-      const dy = Math.max(b[1] - cy, 0, cy - b[3]);
-      return dx * dx + dy * dy <= r * r;
-    };
-    expect(drawnRects(h)).toEqual(leafRects(t, reaches));
+    expect(drawnRects(h)).toEqual(visitedLeaves(t, cx, cy, r));
     expect(h.rectCount).toBeGreaterThan(0);
     expect(h.rectCount).toBeLessThan(t.stats().leaves);
-    t.queryCircle(cx, cy, r);
-    expect(h.rectCount).toBeLessThanOrEqual(t.lastQuery.nodesVisited);
+    // Every enemy found lies in a drawn leaf.
+    const rects = drawnRects(h);
+    const rnd = mulberry32(5);
+    const pos: number[][] = [];
+    for (let i = 0; i < 2000; i++) pos.push([rnd() * 200 - 100, rnd() * 200 - 100]);
+    for (const id of t.queryCircle(cx, cy, r)) {
+      const [x, y] = pos[id];
+      expect(
+        rects.some((b) => x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3]),
+        `id ${id}`,
+      ).toBe(true);
+    }
     // Always redraws: the circle moves.
     h.setCircle(-50, 50, 5);
     expect(h.update()).toBe(true);
+    expect(drawnRects(h)).toEqual(visitedLeaves(t, -50, 50, 5));
   });
 
-  it("visited mode follows a loose tree's pruning: node rectangles grown by looseness, clipped to the root", () => {
+  it("visited mode follows a loose tree's query: it reaches leaves a strict rectangle test would miss", () => {
     const looseness = 6;
     const t = new PointQuadtree({
       bounds: { minX: -100, minY: -100, maxX: 100, maxY: 100 },
@@ -130,48 +150,41 @@ describe('QuadtreeNodesHelper', () => {
       for (let i = 0; i < xs.length; i++) {
         xs[i] = Math.max(-100, Math.min(100, xs[i] + (r() - 0.5) * 3));
         ys[i] = Math.max(-100, Math.min(100, ys[i] + (r() - 0.5) * 3));
-        t.move(i, xs[i], ys[i]);
       }
+      t.moveAll(xs, ys);
     }
-    const root = t.bounds;
     const h = new QuadtreeNodesHelper(t, 'visited');
     let moreThanStrict = 0;
     for (const [cx, cy, radius] of [
       [10, -20, 15],
       [0, 0, 3],
-      [-97, 99, 8], // at the root's corner: the clipping matters
+      [-97, 99, 8], // at the root's corner
       [130, 0, 35], // centre outside the root
     ]) {
       h.setCircle(cx, cy, radius);
       h.update();
-      const r2 = radius * radius;
-      const dist2 = (minX: number, minY: number, maxX: number, maxY: number) => {
-        const dx = Math.max(minX - cx, 0, cx - maxX);
-        const dy = Math.max(minY - cy, 0, cy - maxY);
-        return dx * dx + dy * dy;
-      };
-      const expected: number[][] = [];
-      let reached = 0;
-      t.visitNodes((n) => {
-        const grown = dist2(
-          Math.max(n.minX - looseness, root.minX),
-          Math.max(n.minY - looseness, root.minY),
-          Math.min(n.maxX + looseness, root.maxX),
-          Math.min(n.maxY + looseness, root.maxY),
+      expect(drawnRects(h)).toEqual(visitedLeaves(t, cx, cy, radius));
+      // Every enemy found (some outside their leaf's own rectangle) lies within looseness of a drawn leaf.
+      const rects = drawnRects(h);
+      for (const id of t.queryCircle(cx, cy, radius)) {
+        const near = rects.some(
+          (b) =>
+            xs[id] >= b[0] - looseness &&
+            xs[id] <= b[2] + looseness &&
+            ys[id] >= b[1] - looseness &&
+            ys[id] <= b[3] + looseness,
         );
-        if (grown > r2) return true;
-        if (!n.isLeaf || n.count > 0) reached++; // the query skips empty leaves only
-        if (n.isLeaf) expected.push([n.minX, n.minY, n.maxX, n.maxY]);
-        return false;
+        expect(near, `id ${id}`).toBe(true);
+      }
+      // A drawn leaf whose own rectangle lies beyond the radius: reached only through looseness.
+      const beyond = rects.filter((b) => {
+        const dx = Math.max(b[0] - cx, 0, cx - b[2]);
+        const dy = Math.max(b[1] - cy, 0, cy - b[3]);
+        return dx * dx + dy * dy > radius * radius;
       });
-      expect(drawnRects(h)).toEqual(expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
-      // The same rule as the query's own: it visits exactly those nodes (less the empty leaves).
-      t.queryCircle(cx, cy, radius);
-      expect(reached).toBe(t.lastQuery.nodesVisited);
-      const strict = leafRects(t, (b) => dist2(b[0], b[1], b[2], b[3]) <= r2).length;
-      if (h.rectCount > strict) moreThanStrict++;
+      if (beyond.length > 0) moreThanStrict++;
     }
-    expect(moreThanStrict).toBeGreaterThan(0); // the unclipped, ungrown rule would draw too few
+    expect(moreThanStrict).toBeGreaterThan(0);
   });
 
   it('dispose frees geometry and material', () => {

@@ -161,9 +161,11 @@ describe('bad options: RangeError from the constructor', () => {
     });
   }
 
-  it('defaults: maxItems 8, minSize 1, looseness 0', () => {
+  it('defaults: maxItems 64, minSize 1, looseness 0 (also as PointQuadtree.DEFAULTS, frozen)', () => {
     const tree = new PointQuadtree({ bounds });
-    expect(tree.maxItems).toBe(8);
+    expect(PointQuadtree.DEFAULTS).toEqual({ maxItems: 64, minSize: 1, looseness: 0 });
+    expect(Object.isFrozen(PointQuadtree.DEFAULTS)).toBe(true);
+    expect(tree.maxItems).toBe(64);
     expect(tree.minSize).toBe(1);
     expect(tree.looseness).toBe(0);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, type NodeInfo, PointQuadtree } from '../../src/quadtree';
+import { INTERNALS } from '../../src/quadtree/PointQuadtree';
 import { sorted } from '../helpers/oracle';
 
 /** Every node as a plain object, in visit order (parent before children, NW NE SW SE). */
@@ -195,9 +196,9 @@ describe('structural rules', () => {
 
   it('a move inside the leaf rewrites coordinates only', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
-    const internals = tree as unknown as { idSlot: Int32Array; idLeaf: Int32Array };
     tree.insert(0, 1, 1);
     tree.insert(1, 12, 12);
+    const internals = tree[INTERNALS]();
     const v = tree.version;
     const slot = internals.idSlot[0];
     const leaf = internals.idLeaf[0];
@@ -217,9 +218,9 @@ describe('structural rules', () => {
   it('with looseness, a point may stray that far out of its leaf before move() re-files it', () => {
     // Root 0..16 split once (maxItems 1): leaves are 8 x 8, the split lines are x = 8 and y = 8.
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1, looseness: 2 });
-    const internals = tree as unknown as { idLeaf: Int32Array };
     tree.insert(0, 1, 1); // NW
     tree.insert(1, 12, 12); // SE
+    const internals = tree[INTERNALS]();
     checkInvariants(tree);
     const v = tree.version;
     const leafOf0 = internals.idLeaf[0];
@@ -262,7 +263,6 @@ describe('structural rules', () => {
 
   it('keeps its memory bounded under churn: the item pool is compacted instead of growing for ever', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 4, minSize: 1 });
-    const internals = tree as unknown as { slotId: Int32Array };
     for (let round = 0; round < 40; round++) {
       // 1000 points in a round-dependent number of clumps: leaves (and item blocks) of ever other sizes.
       const clumps = 1 + ((round * 7) % 23);
@@ -276,7 +276,7 @@ describe('structural rules', () => {
       for (let i = 1; i < 1000; i += 2) tree.remove(i);
     }
     checkInvariants(tree);
-    expect(internals.slotId.length).toBeLessThan(4 * 1000);
+    expect(tree[INTERNALS]().pool.capacity).toBeLessThan(4 * 1000);
   });
 
   it('the typed query twins throw only when the answer itself does not fit', () => {

@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { mulberry32 } from '../../src/random';
+import { BruteForce, sorted } from '../helpers/oracle';
+
+const WORLD = 100;
+const bounds = { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD };
+
+/** Every node as "depth minX minY maxX maxY leaf count", parent first: two trees with equal dumps are equal. */
+function dump(tree: PointQuadtree): string[] {
+  const out: string[] = [];
+  tree.visitNodes((n) => {
+    out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
+  });
+  return out;
+}
+
+function expectAnswers(tree: PointQuadtree, oracle: BruteForce, rnd: () => number, where: string): void {
+  const typed = new Int32Array(tree.size);
+  for (let q = 0; q < 8; q++) {
+    const x = rnd() * 140 - 20;
+    const y = rnd() * 140 - 20;
+    const r = q === 0 ? 0 : q === 1 ? 1e6 : rnd() * 25;
+    const expected = oracle.circle(x, y, r);
+    expect(sorted(tree.queryCircle(x, y, r)), `${where}: circle (${x}, ${y}) r ${r}`).toEqual(expected);
+    const n = tree.queryCircleInto(x, y, r, typed);
+    expect(sorted([...typed.subarray(0, n)]), `${where}: circleInto`).toEqual(expected);
+    const x1 = x + rnd() * 40;
+    const y1 = y + rnd() * 40;
+    expect(sorted(tree.queryRect(x, y, x1, y1)), `${where}: rect`).toEqual(oracle.rect(x, y, x1, y1));
+    const k = 1 + Math.floor(rnd() * 5);
+    const got = tree.nearest(x, y, k);
+    expect(
+      got.map((id) => oracle.distance2(id, x, y)),
+      `${where}: nearest`,
+    ).toEqual(oracle.nearestDistances(x, y, k, Infinity));
+  }
+  // Every item is where the oracle says: radius 0 at its position finds it.
+  for (const [id, p] of oracle.points) {
+    expect(tree.queryCircle(p.x, p.y, 0), `${where}: id ${id} at (${p.x}, ${p.y})`).toContain(id);
+  }
+}
+
+type Kind = 'uniform' | 'clustered' | 'grid';
+
+function pointOf(kind: Kind, rnd: () => number, camps: number[][]): [number, number] {
+  if (kind === 'uniform') return [rnd() * WORLD, rnd() * WORLD];
+  // On split lines and the root's far edge; many coincide.
+  if (kind === 'grid') return [Math.round(rnd() * 8) * (WORLD / 8), Math.round(rnd() * 8) * (WORLD / 8)];
+  const c = camps[Math.floor(rnd() * camps.length)];
+  return [c[0] + (rnd() - 0.5) * 4, c[1] + (rnd() - 0.5) * 4];
+}
+
+interface Case {
+  seed: number;
+  kind: Kind;
+  options: QuadtreeOptions;
+  typed: boolean;
+}
+
+const cases: Case[] = [];
+for (const kind of ['uniform', 'clustered', 'grid'] as const) {
+  const base = kind === 'uniform' ? 0 : kind === 'clustered' ? 100 : 200;
+  cases.push({ seed: base + 1, kind, options: { bounds, maxItems: 1, minSize: 0.5 }, typed: true });
+  cases.push({ seed: base + 2, kind, options: { bounds, maxItems: 4, minSize: 1 }, typed: false });
+  cases.push({ seed: base + 3, kind, options: { bounds }, typed: true });
+  cases.push({
+    seed: base + 4,
+    kind,
+    options: { bounds, maxItems: 3, minSize: 1, looseness: 1.5 },
+    typed: true,
+  });
+  cases.push({
+    seed: base + 5,
+    kind,
+    options: { bounds, maxItems: 8, minSize: 0.25, looseness: 6 },
+    typed: false,
+  });
+}
+
+describe('PointQuadtree.moveAll against brute force and against move per id', () => {
+  for (const c of cases) {
+    const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
+    const arrays = c.typed ? 'Float64Array' : 'plain arrays';
+    it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}, ${arrays}`, () => {
+      const rnd = mulberry32(c.seed);
+      const camps = Array.from({ length: 4 }, () => [rnd() * WORLD, rnd() * WORLD]);
+      const idRange = 300;
+      // Ids 0..idRange-1, some absent (their entries in xs / ys are garbage and must be ignored).
+      const present: number[] = [];
+      for (let id = 0; id < idRange; id++) if (rnd() < 0.8 || id === 0) present.push(id);
+      const xs = c.typed ? new Float64Array(idRange) : new Array<number>(idRange).fill(0);
+      const ys = c.typed ? new Float64Array(idRange) : new Array<number>(idRange).fill(0);
+      const all = new PointQuadtree(c.options);
+      const one = new PointQuadtree(c.options);
+      const oracle = new BruteForce();
+      for (const id of present) {
+        [xs[id], ys[id]] = pointOf(c.kind, rnd, camps);
+        all.insert(id, xs[id], ys[id]);
+        one.insert(id, xs[id], ys[id]);
+        oracle.insert(id, xs[id], ys[id]);
+      }
+      for (let frame = 0; frame < 25; frame++) {
+        const where = `frame ${frame}`;
+        for (let id = 0; id < idRange; id++) {
+          if (!oracle.points.has(id)) {
+            xs[id] = rnd() < 0.5 ? Number.NaN : Number.POSITIVE_INFINITY; // absent: ignored
+            ys[id] = Number.NaN;
+            continue;
+          }
+          const a = rnd();
+          if (a < 0.85) {
+            // A step of up to 1.5: mostly inside the leaf, often over an edge.
+            xs[id] += (rnd() - 0.5) * 3;
+            ys[id] += (rnd() - 0.5) * 3;
+          } else if (a < 0.99) {
+            [xs[id], ys[id]] = pointOf(c.kind, rnd, camps);
+          } else if (frame % 10 === 7) {
+            // Now and then far outside the root: it grows.
+            xs[id] = -WORLD * (1 + rnd() * 3);
+            ys[id] = WORLD * (1 + rnd() * 2);
+          }
+          oracle.move(id, xs[id], ys[id]);
+        }
+        all.moveAll(xs, ys);
+        for (const id of present) if (one.has(id)) one.move(id, xs[id], ys[id]);
+        checkInvariants(all);
+        checkInvariants(one);
+        expect(all.size, where).toBe(oracle.points.size);
+        expect(all.bounds, `${where}: the root grows as with move`).toEqual(one.bounds);
+        if (!c.options.looseness)
+          expect(dump(all), `${where}: the same tree as move per id`).toEqual(dump(one));
+        expectAnswers(all, oracle, rnd, where);
+        // Between frames the tree stays fully dynamic: removes and inserts.
+        if (frame % 5 === 4) {
+          for (let k = 0; k < 10; k++) {
+            const id = present[Math.floor(rnd() * present.length)];
+            if (oracle.points.has(id)) {
+              expect(all.remove(id)).toBe(true);
+              one.remove(id);
+              oracle.remove(id);
+            } else {
+              [xs[id], ys[id]] = pointOf(c.kind, rnd, camps);
+              all.insert(id, xs[id], ys[id]);
+              one.insert(id, xs[id], ys[id]);
+              oracle.insert(id, xs[id], ys[id]);
+            }
+            checkInvariants(all);
+          }
+        }
+      }
+    });
+  }
+
+  it('seed 7: a bulk-built tree of 3,000 clustered points, 30 frames of steps, equals move per id', () => {
+    const rnd = mulberry32(7);
+    const n = 3000;
+    const ids = new Int32Array(n);
+    const xs = new Float64Array(n);
+    const ys = new Float64Array(n);
+    const camps = Array.from({ length: 6 }, () => [rnd() * WORLD, rnd() * WORLD]);
+    for (let i = 0; i < n; i++) {
+      ids[i] = i;
+      [xs[i], ys[i]] = pointOf('clustered', rnd, camps);
+    }
+    const options = { bounds, maxItems: 16, minSize: 0.5 };
+    const all = PointQuadtree.from(options, ids, xs, ys);
+    const one = PointQuadtree.from(options, ids, xs, ys);
+    for (let frame = 0; frame < 30; frame++) {
+      for (let i = 0; i < n; i++) {
+        xs[i] = Math.min(WORLD, Math.max(0, xs[i] + (rnd() - 0.5) * 2));
+        ys[i] = Math.min(WORLD, Math.max(0, ys[i] + (rnd() - 0.5) * 2));
+      }
+      all.moveAll(xs, ys);
+      for (let i = 0; i < n; i++) one.move(i, xs[i], ys[i]);
+      checkInvariants(all);
+      expect(dump(all), `frame ${frame}`).toEqual(dump(one));
+    }
+    const oracle = new BruteForce();
+    for (let i = 0; i < n; i++) oracle.insert(i, xs[i], ys[i]);
+    expectAnswers(all, oracle, rnd, 'after 30 frames');
+  });
+
+  it('moves a root leaf, and grows the root past its far edge (points on the old edge re-filed)', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2, minSize: 1 });
+    tree.insert(0, 100, 100); // on the root's closed far corner
+    tree.insert(1, 100, 50);
+    tree.moveAll([100, 100], [100, 50]); // nothing changes
+    checkInvariants(tree);
+    tree.insert(2, 10, 10);
+    tree.moveAll([100, 100, 150], [100, 50, 20]); // id 2 leaves: the root doubles east and south
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 200, maxY: 200 });
+    expect(sorted(tree.queryRect(100, 50, 100, 100))).toEqual([0, 1]);
+    expect(tree.queryCircle(150, 20, 0)).toEqual([2]);
+  });
+
+  it('ignores ids not in the tree, even with NaN entries, and an empty tree takes any arrays', () => {
+    const empty = new PointQuadtree({ bounds });
+    empty.moveAll([], []);
+    expect(empty.size).toBe(0);
+    const tree = new PointQuadtree({ bounds, maxItems: 1 });
+    tree.insert(2, 5, 5);
+    tree.insert(4, 6, 6);
+    tree.moveAll([Number.NaN, Number.NaN, 50, Number.POSITIVE_INFINITY, 60], [Number.NaN, 0, 50, 0, 60]);
+    checkInvariants(tree);
+    expect(tree.has(0)).toBe(false);
+    expect(tree.has(3)).toBe(false);
+    expect(tree.queryCircle(50, 50, 0)).toEqual([2]);
+    expect(tree.queryCircle(60, 60, 0)).toEqual([4]);
+  });
+});
+
+describe('PointQuadtree.moveAll errors', () => {
+  function setup(): { tree: PointQuadtree; before: string[]; xs: Float64Array; ys: Float64Array } {
+    const tree = new PointQuadtree({ bounds, maxItems: 2, minSize: 1 });
+    const xs = new Float64Array(8);
+    const ys = new Float64Array(8);
+    for (let id = 0; id < 8; id += 1) {
+      if (id === 5) continue; // absent
+      xs[id] = id * 10 + 1;
+      ys[id] = 90 - id * 10;
+      tree.insert(id, xs[id], ys[id]);
+    }
+    // Everyone would move (and many leave their leaves) if the call went through.
+    for (let id = 0; id < 8; id++) {
+      xs[id] = 99 - xs[id];
+      ys[id] = 99 - ys[id];
+    }
+    const before = [
+      ...dump(tree),
+      ...tree
+        .queryCircle(0, 0, 1e3)
+        .sort((a, b) => a - b)
+        .map(String),
+    ];
+    return { tree, before, xs, ys };
+  }
+  const unchanged = (tree: PointQuadtree, before: string[]) => {
+    checkInvariants(tree);
+    expect([
+      ...dump(tree),
+      ...tree
+        .queryCircle(0, 0, 1e3)
+        .sort((a, b) => a - b)
+        .map(String),
+    ]).toEqual(before);
+    // Positions unchanged too: each id still at its old place.
+    for (let id = 0; id < 8; id++) {
+      if (id !== 5) expect(tree.queryCircle(id * 10 + 1, 90 - id * 10, 0)).toEqual([id]);
+    }
+  };
+
+  it('a NaN coordinate of a present id is a RangeError naming the id; nothing moves', () => {
+    const { tree, before, xs, ys } = setup();
+    xs[6] = Number.NaN;
+    expect(() => tree.moveAll(xs, ys)).toThrow(RangeError);
+    expect(() => tree.moveAll(xs, ys)).toThrow(
+      /PointQuadtree: moveAll: xs\[6\] \(of id 6\) must be a finite number, got NaN/,
+    );
+    unchanged(tree, before);
+  });
+
+  it('an infinite y of a present id is a RangeError naming the id; nothing moves', () => {
+    const { tree, before, xs, ys } = setup();
+    ys[7] = Number.NEGATIVE_INFINITY;
+    expect(() => tree.moveAll(xs, ys)).toThrow(/ys\[7\] \(of id 7\) must be a finite number, got -Infinity/);
+    unchanged(tree, before);
+  });
+
+  it('arrays too short for the largest present id are a RangeError naming it; nothing moves', () => {
+    const { tree, before, xs, ys } = setup();
+    expect(() => tree.moveAll(xs.subarray(0, 7), ys)).toThrow(RangeError);
+    expect(() => tree.moveAll(xs, [...ys].slice(0, 3))).toThrow(
+      /PointQuadtree: moveAll needs xs and ys of length > 7 \(id 7 is in the tree\), got 8 and 3/,
+    );
+    unchanged(tree, before);
+  });
+
+  it('a point too far out for the root to grow to is a RangeError; nothing moves', () => {
+    const { tree, before, xs, ys } = setup();
+    xs[3] = 1.7e308;
+    expect(() => tree.moveAll(xs, ys)).toThrow(/PointQuadtree: the root cannot grow to cover .*\(id 3\)/);
+    unchanged(tree, before);
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { classBelow, classCapacity, classFor, ItemPool } from '../../src/quadtree/ItemPool';
+import { mulberry32 } from '../../src/random';
+
+describe('ItemPool size classes', () => {
+  it('capacities grow by about 1.5x: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64', () => {
+    expect(Array.from({ length: 12 }, (_, c) => classCapacity(c))).toEqual([
+      1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+    ]);
+  });
+
+  it('classFor(n) is the smallest class holding n; classBelow(cap) the largest that fits in cap', () => {
+    for (let n = 1; n <= 5000; n++) {
+      const c = classFor(n);
+      expect(classCapacity(c)).toBeGreaterThanOrEqual(n);
+      if (c > 0) expect(classCapacity(c - 1)).toBeLessThan(n);
+      const b = classBelow(n);
+      expect(classCapacity(b)).toBeLessThanOrEqual(n);
+      expect(classCapacity(b + 1)).toBeGreaterThan(n);
+    }
+    // at the documented end of the range
+    expect(classCapacity(classFor(2 ** 25))).toBe(2 ** 25);
+  });
+});
+
+describe('ItemPool blocks', () => {
+  it('hands out blocks of the class size, reuses freed blocks of the same class, counts live slots', () => {
+    const pool = new ItemPool(4);
+    const a = pool.alloc(5); // class of 6
+    expect(pool.blockCap).toBe(6);
+    const b = pool.alloc(1);
+    expect(pool.blockCap).toBe(1);
+    expect([a, b]).toEqual([0, 6]);
+    expect(pool.top).toBe(7);
+    expect(pool.live).toBe(7);
+    expect(pool.capacity).toBeGreaterThanOrEqual(7);
+    pool.free(a, 6);
+    expect(pool.live).toBe(1);
+    expect(pool.alloc(6)).toBe(a); // from the free list
+    expect(pool.top).toBe(7);
+    expect(pool.live).toBe(7);
+    pool.free(0, 0); // nothing
+    expect(pool.live).toBe(7);
+  });
+
+  it('files an exact-size block (from a bulk build) under the class that fits in it', () => {
+    const pool = new ItemPool();
+    pool.resetTo(5); // one bulk-built block of 5 at slot 0
+    expect([pool.top, pool.live]).toEqual([5, 5]);
+    pool.free(0, 5); // class of 4
+    expect(pool.live).toBe(0);
+    expect(pool.alloc(4)).toBe(0);
+    expect(pool.blockCap).toBe(4);
+    expect(pool.alloc(1)).toBe(5); // the fifth slot idles until a compaction
+  });
+
+  it('keeps the slots of live blocks when it grows', () => {
+    const pool = new ItemPool(2);
+    const s = pool.alloc(2);
+    pool.xy[2 * s] = 1.5;
+    pool.xy[2 * s + 3] = -7;
+    pool.ids[s + 1] = 42;
+    for (let k = 0; k < 50; k++) pool.alloc(3);
+    expect(pool.xy[2 * s]).toBe(1.5);
+    expect(pool.xy[2 * s + 3]).toBe(-7);
+    expect(pool.ids[s + 1]).toBe(42);
+  });
+
+  it('asks for compaction when it must grow while more than a quarter idles in free lists', () => {
+    const pool = new ItemPool(16);
+    const blocks = Array.from({ length: 8 }, () => pool.alloc(2));
+    for (const b of blocks.slice(0, 4)) pool.free(b, 2);
+    expect(pool.compactDue).toBe(false);
+    pool.alloc(3); // no free block of class 3: grows, with 8 of 16 slots idle
+    expect(pool.compactDue).toBe(true);
+  });
+
+  it("compact writes the owners' blocks back to back (keeping their capacity) and updates start and idSlot", () => {
+    const pool = new ItemPool(8);
+    const start = new Int32Array(3);
+    const cap = new Int32Array(3);
+    const count = new Int32Array([2, 0, 3]);
+    const idSlot = new Int32Array(10).fill(-1);
+    pool.alloc(1); // a block freed below: a hole
+    start[0] = pool.alloc(2);
+    cap[0] = pool.blockCap;
+    start[2] = pool.alloc(4);
+    cap[2] = pool.blockCap;
+    pool.free(0, 1);
+    const put = (s: number, id: number, x: number) => {
+      pool.ids[s] = id;
+      pool.xy[2 * s] = x;
+      pool.xy[2 * s + 1] = -x;
+      idSlot[id] = s;
+    };
+    put(start[0], 7, 0.5);
+    put(start[0] + 1, 3, 1.5);
+    put(start[2], 9, 2.5);
+    put(start[2] + 1, 0, 3.5);
+    put(start[2] + 2, 5, 4.5);
+    pool.compact(new Int32Array([2, 0]), 2, start, cap, count, idSlot);
+    // Blocks keep their capacity (4 and 2); only the freed hole is reclaimed.
+    expect([start[2], cap[2], start[0], cap[0]]).toEqual([0, 4, 4, 2]);
+    expect(pool.top).toBe(6);
+    expect(pool.live).toBe(6);
+    expect(pool.compactDue).toBe(false);
+    expect([...pool.ids.subarray(0, 3)]).toEqual([9, 0, 5]);
+    expect([...pool.ids.subarray(4, 6)]).toEqual([7, 3]);
+    expect([...pool.xy.subarray(0, 6)]).toEqual([2.5, -2.5, 3.5, -3.5, 4.5, -4.5]);
+    expect([...pool.xy.subarray(8, 12)]).toEqual([0.5, -0.5, 1.5, -1.5]);
+    for (const id of [9, 0, 5, 7, 3]) expect(pool.ids[idSlot[id]]).toBe(id);
+    expect(pool.freeLists.every((h) => h === -1)).toBe(true);
+  });
+
+  it('seed 3: 5,000 random allocs and frees never hand out a slot twice', () => {
+    const rnd = mulberry32(3);
+    const pool = new ItemPool();
+    const owned = new Map<number, number>(); // start -> capacity
+    const starts: number[] = [];
+    for (let step = 0; step < 5000; step++) {
+      if (owned.size > 0 && rnd() < 0.45) {
+        const k = Math.floor(rnd() * starts.length);
+        const s = starts[k];
+        starts[k] = starts[starts.length - 1];
+        starts.pop();
+        pool.free(s, owned.get(s)!);
+        owned.delete(s);
+      } else {
+        const s = pool.alloc(1 + Math.floor(rnd() ** 3 * 200));
+        owned.set(s, pool.blockCap);
+        starts.push(s);
+      }
+      if (step % 500 === 0 || step === 4999) {
+        const used = new Uint8Array(pool.top);
+        let live = 0;
+        for (const [s, c] of owned) {
+          expect(s + c).toBeLessThanOrEqual(pool.top);
+          for (let k = s; k < s + c; k++) {
+            expect(used[k], `slot ${k} at step ${step}`).toBe(0);
+            used[k] = 1;
+          }
+          live += c;
+        }
+        expect(pool.live).toBe(live);
+        // Free blocks lie inside the pool and never overlap a live one.
+        for (let c = 0; c < pool.freeLists.length; c++) {
+          for (let s = pool.freeLists[c]; s >= 0; s = pool.ids[s]) {
+            for (let k = s; k < s + classCapacity(c); k++) {
+              expect(used[k], `free slot ${k} at step ${step}`).toBe(0);
+              used[k] = 2;
+            }
+          }
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { mulberry32 } from '../../src/random';
+import { BruteForce } from '../helpers/oracle';
+
+const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+const key = (n: NodeInfo) => `${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY}`;
+
+/** The nodes visitCircle calls back for, as keys. */
+function visited(tree: PointQuadtree, x: number, y: number, r: number): string[] {
+  const out: string[] = [];
+  tree.visitCircle(x, y, r, (n) => {
+    out.push(key(n));
+  });
+  return out;
+}
+
+/**
+ * The pruning rule written out from the documentation, over visitNodes: a node is visited if it is the
+ * root or non-empty, and its rectangle grown by looseness (clipped to the root) is within r of the centre,
+ * or its parent lies wholly inside the circle; never below a node that was not visited.
+ */
+function byTheRule(tree: PointQuadtree, x: number, y: number, r: number): string[] {
+  if (tree.size === 0) return [];
+  const l = tree.looseness;
+  const root = tree.bounds;
+  const out: string[] = [];
+  // inside[depth] = the visited ancestor at that depth lies wholly inside the circle
+  const inside: boolean[] = [];
+  const nonEmpty = new Map<string, boolean>();
+  // counts of inner nodes are not in NodeInfo: a subtree is non-empty if a leaf below holds an item
+  const stackKeys: string[] = [];
+  tree.visitNodes((n) => {
+    stackKeys.length = n.depth;
+    stackKeys.push(key(n));
+    if (n.isLeaf && n.count > 0) for (const k of stackKeys) nonEmpty.set(k, true);
+  });
+  tree.visitNodes((n) => {
+    const grown =
+      n.depth === 0
+        ? [n.minX, n.minY, n.maxX, n.maxY]
+        : [
+            Math.max(n.minX - l, root.minX),
+            Math.max(n.minY - l, root.minY),
+            Math.min(n.maxX + l, root.maxX),
+            Math.min(n.maxY + l, root.maxY),
+          ];
+    if (n.depth > 0 && !nonEmpty.get(key(n))) return true;
+    const dx = Math.max(grown[0] - x, 0, x - grown[2]);
+    const dy = Math.max(grown[1] - y, 0, y - grown[3]);
+    const parentInside = n.depth > 0 && inside[n.depth - 1];
+    if (!parentInside && dx * dx + dy * dy > r * r) return true;
+    const fx = Math.max(x - grown[0], grown[2] - x);
+    const fy = Math.max(y - grown[1], grown[3] - y);
+    // the root is never handed over whole: the query starts by visiting it
+    inside[n.depth] = parentInside || (n.depth > 0 && fx * fx + fy * fy <= r * r);
+    out.push(key(n));
+    return false;
+  });
+  return out;
+}
+
+const configs: [number, QuadtreeOptions][] = [
+  [1, { bounds, maxItems: 1, minSize: 0.5 }],
+  [2, { bounds, maxItems: 4 }],
+  [3, { bounds }],
+  [4, { bounds, maxItems: 2, minSize: 1, looseness: 3 }],
+];
+
+describe('PointQuadtree.visitCircle', () => {
+  for (const [seed, options] of configs) {
+    const loose = options.looseness ? `, looseness ${options.looseness}` : '';
+    it(`seed ${seed}: visits exactly the nodes of the circle query (nodesVisited, the pruning rule), maxItems ${options.maxItems ?? 'default'}${loose}`, () => {
+      const rnd = mulberry32(seed);
+      const tree = new PointQuadtree(options);
+      const oracle = new BruteForce();
+      const camps = [
+        [20, 30],
+        [75, 75],
+      ];
+      // Clusters, points on split lines and the far edge, coincident points, and a few that grow the root.
+      for (let id = 0; id < 600; id++) {
+        const a = rnd();
+        const c = camps[id & 1];
+        const [x, y] =
+          a < 0.5
+            ? [c[0] + (rnd() - 0.5) * 6, c[1] + (rnd() - 0.5) * 6]
+            : a < 0.7
+              ? [Math.round(rnd() * 4) * 25, Math.round(rnd() * 4) * 25]
+              : a < 0.995
+                ? [rnd() * 100, rnd() * 100]
+                : [-30 - rnd() * 50, 120 + rnd() * 10];
+        tree.insert(id, x, y);
+        oracle.insert(id, x, y);
+      }
+      // Let some items stray (loose trees keep them in their leaves).
+      for (let id = 0; id < 600; id += 3) {
+        const p = oracle.points.get(id)!;
+        const [x, y] = [p.x + (rnd() - 0.5) * 4, p.y + (rnd() - 0.5) * 4];
+        tree.move(id, x, y);
+        oracle.move(id, x, y);
+      }
+      checkInvariants(tree);
+      for (let q = 0; q < 200; q++) {
+        const x = rnd() * 220 - 90;
+        const y = rnd() * 220 - 60;
+        const r = q % 20 === 0 ? 0 : q % 20 === 1 ? 1e6 : q % 20 === 2 ? 300 : rnd() * 40;
+        const got = visited(tree, x, y, r);
+        tree.queryCircleInto(x, y, r, new Int32Array(tree.size));
+        expect(got.length, `circle (${x}, ${y}) r ${r}`).toBe(tree.lastQuery.nodesVisited);
+        expect(new Set(got).size).toBe(got.length);
+        expect(got.sort(), `circle (${x}, ${y}) r ${r}`).toEqual(byTheRule(tree, x, y, r).sort());
+      }
+    });
+  }
+
+  it('gives each node its own rectangle, depth, leaf flag and count; the leaves hold every point found', () => {
+    const rnd = mulberry32(5);
+    const tree = new PointQuadtree({ bounds, maxItems: 3, minSize: 1 });
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let id = 0; id < 300; id++) {
+      xs.push(rnd() * 100);
+      ys.push(rnd() * 100);
+      tree.insert(id, xs[id], ys[id]);
+    }
+    const leaves: NodeInfo[] = [];
+    let items = 0;
+    tree.visitCircle(40, 60, 18, (n) => {
+      expect(n.minX < n.maxX && n.minY < n.maxY).toBe(true);
+      if (n.isLeaf) {
+        leaves.push({ ...n });
+        items += n.count;
+        expect(n.count).toBeGreaterThan(0);
+      } else {
+        expect(n.count).toBe(0);
+      }
+    });
+    expect(items).toBeGreaterThanOrEqual(tree.queryCircle(40, 60, 18).length);
+    for (const id of tree.queryCircle(40, 60, 18)) {
+      const inLeaf = leaves.some(
+        (l) => xs[id] >= l.minX && xs[id] <= l.maxX && ys[id] >= l.minY && ys[id] <= l.maxY,
+      );
+      expect(inLeaf, `id ${id}`).toBe(true);
+    }
+  });
+
+  it('an empty tree visits nothing; a circle that misses the root visits nothing; radius 0 at a point', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1 });
+    expect(visited(tree, 50, 50, 1000)).toEqual([]);
+    tree.insert(0, 10, 10);
+    tree.insert(1, 90, 90);
+    expect(visited(tree, 300, 300, 10)).toEqual([]);
+    // radius 0 exactly at a point: the root and the leaf that holds it
+    expect(visited(tree, 10, 10, 0)).toEqual(['0 0 0 100 100', '1 0 0 50 50']);
+    tree.queryCircle(10, 10, 0);
+    expect(tree.lastQuery.nodesVisited).toBe(2);
+  });
+
+  it('returning true skips the children of that node', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1 });
+    for (let id = 0; id < 50; id++) tree.insert(id, (id * 37) % 100, (id * 61) % 100);
+    const depths: number[] = [];
+    tree.visitCircle(50, 50, 30, (n) => {
+      depths.push(n.depth);
+      return n.depth === 1;
+    });
+    expect(Math.max(...depths)).toBe(1);
+  });
+
+  it('throws on a bad centre or radius, and when the tree changes shape during the walk', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1 });
+    tree.insert(0, 10, 10);
+    tree.insert(1, 90, 90);
+    const noop = () => undefined;
+    expect(() => tree.visitCircle(Number.NaN, 0, 1, noop)).toThrow(
+      /PointQuadtree: x must be a finite number, got NaN/,
+    );
+    expect(() => tree.visitCircle(0, 0, -3, noop)).toThrow(RangeError);
+    expect(() => tree.visitCircle(0, 0, -3, noop)).toThrow(/radius must be a finite number >= 0, got -3/);
+    expect(() => tree.visitCircle(0, 0, Number.POSITIVE_INFINITY, noop)).toThrow(RangeError);
+    expect(() =>
+      tree.visitCircle(50, 50, 100, () => {
+        if (tree.has(1)) tree.remove(1);
+      }),
+    ).toThrow(/changed during visitCircle/);
+    checkInvariants(tree);
+  });
+});
