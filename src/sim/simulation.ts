@@ -17,7 +17,7 @@ import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
 import { deriveSeed, mulberry32, type Random } from './random';
 import { SETTING_KEYS, SETTINGS, type Settings, setSetting } from './settings';
-import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeY } from './world';
+import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeXs, treeY, treeYs } from './world';
 
 /** Angular noise of the random walk, radians per second at most. */
 const TURN_RATE = 3;
@@ -389,11 +389,13 @@ export class Simulation {
     this.markMoved(0, this.count);
   }
 
-  /** Index work of a wandering frame: every enemy moves in the tree. */
+  /**
+   * Index work of a wandering frame: every enemy moves in the tree, in one `moveAll` (ids 0..count-1 are
+   * the tree's ids; the arrays' spare capacity past `count` holds no id in the tree and is ignored). The
+   * tree reads the stored float32 values, so it and enemyPositions() agree to the bit.
+   */
   private moveAllInTree(): void {
-    const { xs, zs, tree } = this;
-    // Pass the stored (float32) values so the tree and enemyPositions() agree to the bit.
-    for (let i = 0; i < this.count; i++) tree.move(i, treeX(xs[i]), treeY(zs[i]));
+    this.tree.moveAll(treeXs(this.xs), treeYs(this.zs));
   }
 
   /** The player's circle query, by the tree or by brute force, written into `out`; returns the count. */

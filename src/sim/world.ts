@@ -17,6 +17,19 @@ export function treeY(worldZ: number): number {
   return worldZ;
 }
 
+/**
+ * Tree x coordinates of a whole array of world x (for `moveAll`): the same array, since the mapping is the
+ * identity on the numbers. Indexed by enemy id = tree id.
+ */
+export function treeXs<T extends ArrayLike<number>>(worldXs: T): T {
+  return worldXs;
+}
+
+/** Tree y coordinates of a whole array of world z (for `moveAll`): the same array. */
+export function treeYs<T extends ArrayLike<number>>(worldZs: T): T {
+  return worldZs;
+}
+
 /** World x of a tree point. */
 export function worldX(treeXValue: number): number {
   return treeXValue;
