@@ -34,6 +34,7 @@
 
 import { NearestK, NodeQueue } from './heap';
 import { ItemPool } from './ItemPool';
+import { OUT_OF_ROOM, PairJoin } from './pairs';
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
 
 const NAME = 'PointQuadtree';
@@ -61,6 +62,14 @@ function checkCoordinate(name: string, value: number): void {
 function checkRadius(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(value)}`);
+  }
+}
+
+/** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
+function checkIdArray(name: string, value: unknown): void {
+  if (!(value instanceof Int32Array || value instanceof Uint32Array)) {
+    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+    throw new TypeError(`${NAME}: ${name} must be an Int32Array or Uint32Array, got ${kind}`);
   }
 }
 
@@ -234,6 +243,13 @@ export class PointQuadtree {
 
   /** The item pool: every leaf's block of slots (see ItemPool.ts). */
   private readonly pool = new ItemPool();
+  /** Stack of the all-pairs join, and the pairs forEachPair hands out (grown as needed, then reused). */
+  private readonly pairJoin = new PairJoin();
+  private pairA = new Int32Array(64);
+  private pairB = new Int32Array(64);
+  private nestedPairA = new Int32Array(0);
+  private nestedPairB = new Int32Array(0);
+  private pairing = false;
 
   private idSlot: Int32Array;
   private idLeaf: Int32Array;
@@ -784,6 +800,98 @@ export class PointQuadtree {
   ): number {
     this.setRectArg(minX, minY, maxX, maxY);
     return this.rectInto(out, this.arg);
+  }
+
+  /**
+   * Finds every unordered pair of distinct items within `radius` of each other (closed:
+   * `dx * dx + dy * dy <= radius * radius`), each pair exactly once, and writes pair i as
+   * `(outA[i], outB[i])` in no particular order (either id may come first). A self-join over the tree:
+   * each leaf against itself and against the leaves within reach of it, each pair of leaves once, pruned by
+   * the nodes' rectangles (grown by `looseness`, so the answer is exact with loose leaves too). No
+   * allocation once the tree has answered one such query. Radius 0 pairs coincident points.
+   * @param outA - ids, one per pair; entries past the returned count may be overwritten.
+   * @param outB - the other id of each pair.
+   * @returns the number of pairs.
+   * @throws RangeError if `radius` is not a finite number >= 0, or if the pairs do not fit in the shorter of
+   *   outA / outB (the message gives the number needed); TypeError if an output is not an Int32Array or
+   *   Uint32Array. The tree is never changed.
+   */
+  queryPairsInto(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
+    if (!(radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    checkIdArray('outA', outA);
+    checkIdArray('outB', outB);
+    const found = this.joinPairs(radius * radius, outA, outB);
+    if (found !== OUT_OF_ROOM) return found;
+    const needed = this.pairsInBuffers(radius * radius, this.pairing);
+    throw new RangeError(
+      `${NAME}: outA and outB (length ${Math.min(outA.length, outB.length)}) are too small for the ` +
+        `${needed} pairs within radius ${describe(radius)}; give them length >= ${needed}`,
+    );
+  }
+
+  /**
+   * Calls `callback(a, b)` once for every unordered pair of distinct items within `radius` of each other
+   * (closed), as {@link PointQuadtree.queryPairsInto} finds them. The pairs are found first, then the
+   * callbacks run. Do not change the tree's node structure from the callback.
+   * @throws RangeError if `radius` is not a finite number >= 0; Error if the tree's node structure changed
+   *   during the calls (the calls stop there).
+   */
+  forEachPair(radius: number, callback: (a: number, b: number) => void): void {
+    if (!(radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
+    const nested = this.pairing;
+    const n = this.pairsInBuffers(radius * radius, nested);
+    const a = nested ? this.nestedPairA : this.pairA;
+    const b = nested ? this.nestedPairB : this.pairB;
+    const version = this._version;
+    this.pairing = true;
+    try {
+      for (let i = 0; i < n; i++) {
+        callback(a[i], b[i]);
+        if (this._version !== version) {
+          throw new Error(`${NAME}: the tree's structure changed during forEachPair`);
+        }
+      }
+    } finally {
+      if (!nested) this.pairing = false;
+    }
+  }
+
+  /** The pair join into outA / outB; OUT_OF_ROOM when they are too short. */
+  private joinPairs(r2: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
+    if (this._size < 2) return 0;
+    const pool = this.pool;
+    return this.pairJoin.run(
+      this.nodeLoose,
+      this.nodeChild,
+      this.nodeCount,
+      this.nodeStart,
+      pool.xy,
+      pool.ids,
+      r2,
+      outA,
+      outB,
+    );
+  }
+
+  /** Every pair within sqrt(r2) into the tree's own pair buffers (grown as needed); returns the count. */
+  private pairsInBuffers(r2: number, nested: boolean): number {
+    let a = nested ? new Int32Array(64) : this.pairA;
+    let b = nested ? new Int32Array(64) : this.pairB;
+    let found = this.joinPairs(r2, a, b);
+    while (found === OUT_OF_ROOM) {
+      a = new Int32Array(a.length * 4);
+      b = new Int32Array(b.length * 4);
+      found = this.joinPairs(r2, a, b);
+    }
+    if (nested) {
+      this.nestedPairA = a;
+      this.nestedPairB = b;
+    } else {
+      this.pairA = a;
+      this.pairB = b;
+    }
+    return found;
   }
 
   /** Checks a query rectangle and puts it in arg[2..5]. */

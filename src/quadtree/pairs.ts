@@ -1,0 +1,209 @@
+/**
+ * All pairs within a radius: a self-join of the tree over pairs of nodes (a "dual-tree" walk).
+ *
+ * The walk starts from the pair (root, root). A pair (n, n) stands for the pairs inside one subtree: a leaf
+ * joins its own items (i < j), an inner node pushes each child with itself and each pair of distinct
+ * children within reach. A pair (a, b) of distinct nodes stands for the pairs across two disjoint
+ * subtrees: two leaves join item by item, otherwise the node with the larger rectangle is split and each
+ * of its children within reach is paired with the other. Each unordered pair of leaves is reached at most
+ * once, so every pair of items is reported exactly once. "Within reach" uses the nodes' loose rectangles,
+ * which hold every item of the subtree, so the answer is exact with looseness too.
+ */
+
+/** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap). */
+function gap2(r: Float64Array, a: number, b: number): number {
+  const pa = a << 2;
+  const pb = b << 2;
+  const dx = Math.max(0, r[pb] - r[pa + 2], r[pa] - r[pb + 2]);
+  const dy = Math.max(0, r[pb + 1] - r[pa + 3], r[pa + 1] - r[pb + 3]);
+  return dx * dx + dy * dy;
+}
+
+/** What {@link PairJoin.run} returns when the pairs do not fit in the outputs. */
+export const OUT_OF_ROOM = -1;
+
+/** The join's traversal stack, reused from call to call: one per tree, so a join allocates nothing. */
+export class PairJoin {
+  private stack: Int32Array = new Int32Array(256);
+
+  /**
+   * Writes every unordered pair of distinct items within `r2` (squared radius, closed) into outA / outB
+   * (ids) and returns the count, or {@link OUT_OF_ROOM} when they would not fit (the outputs' contents are
+   * then unspecified). Fewer than two items: 0. The arrays are the tree's (layout: PointQuadtree.ts):
+   * `rect` the loose rectangles (stride 4), `child`, `count`, `start` per node, `xy` and `ids` per slot.
+   */
+  run(
+    rect: Float64Array,
+    child: Int32Array,
+    count: Int32Array,
+    start: Int32Array,
+    xy: Float64Array,
+    ids: Int32Array,
+    r2: number,
+    outA: Int32Array | Uint32Array,
+    outB: Int32Array | Uint32Array,
+  ): number {
+    const cap = Math.min(outA.length, outB.length);
+    let stack = this.stack;
+    let found = 0;
+    if (count[0] < 2) return 0;
+    let sp = 0;
+    stack[sp++] = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const b = stack[--sp];
+      const a = stack[--sp];
+      const ca = child[a];
+      if (a === b) {
+        if (ca < 0) {
+          // One leaf with itself: i < j.
+          const s = start[a];
+          const e = s + count[a];
+          const m = e - s;
+          if (found + ((m * (m - 1)) >> 1) <= cap) {
+            // Room for every pair: write each and step past the hits only (no branch to mispredict).
+            for (let i = s; i < e - 1; i++) {
+              const x = xy[i << 1];
+              const y = xy[(i << 1) + 1];
+              const id = ids[i];
+              for (let j = i + 1; j < e; j++) {
+                const dx = xy[j << 1] - x;
+                const dy = xy[(j << 1) + 1] - y;
+                outA[found] = id;
+                outB[found] = ids[j];
+                found += +(dx * dx + dy * dy <= r2);
+              }
+            }
+            continue;
+          }
+          for (let i = s; i < e - 1; i++) {
+            const x = xy[i << 1];
+            const y = xy[(i << 1) + 1];
+            const id = ids[i];
+            for (let j = i + 1; j < e; j++) {
+              const dx = xy[j << 1] - x;
+              const dy = xy[(j << 1) + 1] - y;
+              if (dx * dx + dy * dy <= r2) {
+                if (found === cap) return OUT_OF_ROOM;
+                outA[found] = id;
+                outB[found++] = ids[j];
+              }
+            }
+          }
+          continue;
+        }
+        if (sp + 20 > stack.length) stack = this.grow(sp + 20);
+        for (let i = ca; i < ca + 4; i++) {
+          if (count[i] === 0) continue;
+          if (count[i] > 1) {
+            stack[sp++] = i;
+            stack[sp++] = i;
+          }
+          for (let j = i + 1; j < ca + 4; j++) {
+            if (count[j] === 0 || gap2(rect, i, j) > r2) continue;
+            stack[sp++] = i;
+            stack[sp++] = j;
+          }
+        }
+        continue;
+      }
+      const cb = child[b];
+      if (ca < 0 && cb < 0) {
+        // Two leaves: every item of a against every item of b.
+        const sa = start[a];
+        const ea = sa + count[a];
+        const sb = start[b];
+        const eb = sb + count[b];
+        const pb = b << 2;
+        const bMinX = rect[pb];
+        const bMinY = rect[pb + 1];
+        const bMaxX = rect[pb + 2];
+        const bMaxY = rect[pb + 3];
+        if (found + (ea - sa) * (eb - sb) <= cap) {
+          if (far2(rect, a, b) <= r2) {
+            // Every item of a is within reach of every item of b: no distance to compute.
+            for (let i = sa; i < ea; i++) {
+              const id = ids[i];
+              for (let j = sb; j < eb; j++) {
+                outA[found] = id;
+                outB[found++] = ids[j];
+              }
+            }
+            continue;
+          }
+          for (let i = sa; i < ea; i++) {
+            const x = xy[i << 1];
+            const y = xy[(i << 1) + 1];
+            // Skip an item whose own distance to b's rectangle is already too far.
+            const gx = x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0;
+            const gy = y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0;
+            if (gx * gx + gy * gy > r2) continue;
+            const id = ids[i];
+            for (let j = sb; j < eb; j++) {
+              const dx = xy[j << 1] - x;
+              const dy = xy[(j << 1) + 1] - y;
+              outA[found] = id;
+              outB[found] = ids[j];
+              found += +(dx * dx + dy * dy <= r2);
+            }
+          }
+          continue;
+        }
+        for (let i = sa; i < ea; i++) {
+          const x = xy[i << 1];
+          const y = xy[(i << 1) + 1];
+          const gx = x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0;
+          const gy = y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0;
+          if (gx * gx + gy * gy > r2) continue;
+          const id = ids[i];
+          for (let j = sb; j < eb; j++) {
+            const dx = xy[j << 1] - x;
+            const dy = xy[(j << 1) + 1] - y;
+            if (dx * dx + dy * dy <= r2) {
+              if (found === cap) return OUT_OF_ROOM;
+              outA[found] = id;
+              outB[found++] = ids[j];
+            }
+          }
+        }
+        continue;
+      }
+      // Split the inner node with the larger rectangle (a leaf is never split).
+      let split = a;
+      let other = b;
+      if (ca < 0 || (cb >= 0 && area(rect, b) > area(rect, a))) {
+        split = b;
+        other = a;
+      }
+      const c = child[split];
+      if (sp + 8 > stack.length) stack = this.grow(sp + 8);
+      for (let k = c; k < c + 4; k++) {
+        if (count[k] === 0 || gap2(rect, k, other) > r2) continue;
+        stack[sp++] = k;
+        stack[sp++] = other;
+      }
+    }
+    return found;
+  }
+
+  private grow(need: number): Int32Array {
+    const next = new Int32Array(Math.max(need, this.stack.length * 2));
+    next.set(this.stack);
+    this.stack = next;
+    return next;
+  }
+}
+
+/** Squared largest distance between a point of node a's rectangle and a point of node b's. */
+function far2(r: Float64Array, a: number, b: number): number {
+  const pa = a << 2;
+  const pb = b << 2;
+  const dx = Math.max(r[pa + 2] - r[pb], r[pb + 2] - r[pa]);
+  const dy = Math.max(r[pa + 3] - r[pb + 1], r[pb + 3] - r[pa + 1]);
+  return dx * dx + dy * dy;
+}
+
+function area(r: Float64Array, n: number): number {
+  const p = n << 2;
+  return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
+}

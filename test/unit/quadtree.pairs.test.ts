@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { gaussian, mulberry32 } from '../../src/random';
+
+/** Every unordered pair {a, b} (a < b) of distinct ids within r, closed: the O(n²) oracle. */
+function brutePairs(points: Map<number, [number, number]>, r: number): string[] {
+  const list = [...points.entries()];
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const [a, [ax, ay]] = list[i];
+    for (let j = i + 1; j < list.length; j++) {
+      const [b, [bx, by]] = list[j];
+      const dx = bx - ax;
+      const dy = by - ay;
+      if (dx * dx + dy * dy <= r * r) out.push(a < b ? `${a}-${b}` : `${b}-${a}`);
+    }
+  }
+  return out.sort();
+}
+
+/** The tree's pairs through queryPairsInto, normalised like the oracle (duplicates kept, so they show). */
+function treePairs(tree: PointQuadtree, r: number): string[] {
+  const room = Math.max(1, (tree.size * (tree.size - 1)) / 2);
+  const outA = new Int32Array(room);
+  const outB = new Uint32Array(room);
+  const n = tree.queryPairsInto(r, outA, outB);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = outA[i];
+    const b = outB[i];
+    expect(a).not.toBe(b);
+    out.push(a < b ? `${a}-${b}` : `${b}-${a}`);
+  }
+  return out.sort();
+}
+
+function callbackPairs(tree: PointQuadtree, r: number): string[] {
+  const out: string[] = [];
+  tree.forEachPair(r, (a, b) => {
+    out.push(a < b ? `${a}-${b}` : `${b}-${a}`);
+  });
+  return out.sort();
+}
+
+function expectPairs(tree: PointQuadtree, points: Map<number, [number, number]>, r: number): void {
+  const expected = brutePairs(points, r);
+  expect(treePairs(tree, r)).toEqual(expected);
+  expect(callbackPairs(tree, r)).toEqual(expected);
+}
+
+const BOUNDS = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+
+describe('queryPairsInto / forEachPair: fixtures', () => {
+  it('finds each pair within the radius once, closed at exactly the radius', () => {
+    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 1, minSize: 0.5 });
+    tree.insert(0, 10, 10);
+    tree.insert(1, 11, 10); // 1 from id 0
+    tree.insert(2, 13, 10); // 2 from id 1
+    tree.insert(3, 11, 11); // 1 from id 1, sqrt(2) from id 0
+    expect(treePairs(tree, 1)).toEqual(['0-1', '1-3']);
+    expect(treePairs(tree, 1.5)).toEqual(['0-1', '0-3', '1-3']);
+    expect(callbackPairs(tree, 2)).toEqual(['0-1', '0-3', '1-2', '1-3']);
+  });
+
+  it('answers 0 for an empty tree and a tree of one item; radius 0 pairs only coincident points', () => {
+    const tree = new PointQuadtree({ bounds: BOUNDS });
+    const outA = new Int32Array(4);
+    const outB = new Int32Array(4);
+    expect(tree.queryPairsInto(10, outA, outB)).toBe(0);
+    tree.insert(0, 5, 5);
+    expect(tree.queryPairsInto(1000, outA, outB)).toBe(0);
+    tree.insert(1, 5, 5);
+    tree.insert(2, 5, 5 + 1e-9);
+    expect(treePairs(tree, 0)).toEqual(['0-1']);
+  });
+
+  it('finds every pair when the radius is larger than the world (id 0 included)', () => {
+    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+    const points = new Map<number, [number, number]>();
+    const rnd = mulberry32(3);
+    for (let id = 0; id < 60; id++) {
+      const p: [number, number] = [rnd() * 100, rnd() * 100];
+      points.set(id, p);
+      tree.insert(id, p[0], p[1]);
+    }
+    expect(treePairs(tree, 1000)).toHaveLength((60 * 59) / 2);
+    expectPairs(tree, points, 1000);
+  });
+});
+
+type Kind = 'uniform' | 'clustered' | 'grid' | 'coincident';
+
+function makePoint(kind: Kind, rnd: () => number): [number, number] {
+  if (kind === 'uniform') return [rnd() * 100, rnd() * 100];
+  if (kind === 'grid') return [Math.round(rnd() * 20) * 5, Math.round(rnd() * 20) * 5];
+  if (kind === 'coincident') return [Math.floor(rnd() * 4) * 25, 50];
+  const cx = rnd() < 0.5 ? 30 : 70;
+  return [cx + gaussian(rnd) * 3, 50 + gaussian(rnd) * 3];
+}
+
+const fuzz: { seed: number; kind: Kind; options: Omit<QuadtreeOptions, 'bounds'>; radii: number[] }[] = [
+  { seed: 11, kind: 'uniform', options: {}, radii: [0, 2, 5, 10, 40] },
+  { seed: 12, kind: 'uniform', options: { maxItems: 2, minSize: 0.5 }, radii: [0, 2, 5, 10] },
+  { seed: 13, kind: 'clustered', options: { maxItems: 4, minSize: 0.25 }, radii: [0.5, 2, 5] },
+  // A grid 5 apart: radius 5 is exactly the distance of every neighbouring pair.
+  { seed: 14, kind: 'grid', options: { maxItems: 3, minSize: 1 }, radii: [0, 5, 5 * Math.SQRT2, 7.5] },
+  { seed: 15, kind: 'coincident', options: { maxItems: 2, minSize: 1 }, radii: [0, 24.9, 25] },
+  { seed: 16, kind: 'uniform', options: { maxItems: 4, minSize: 1, looseness: 0.75 }, radii: [0, 2, 8] },
+  { seed: 17, kind: 'clustered', options: { maxItems: 8, minSize: 0.5, looseness: 5 }, radii: [1, 4] },
+];
+
+describe('queryPairsInto / forEachPair against brute force, through inserts, moves and removals', () => {
+  for (const c of fuzz) {
+    const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
+    it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}`, () => {
+      const rnd = mulberry32(c.seed);
+      const tree = new PointQuadtree({ bounds: BOUNDS, ...c.options });
+      const points = new Map<number, [number, number]>();
+      for (let round = 0; round < 6; round++) {
+        for (let k = 0; k < 60; k++) {
+          const id = Math.floor(rnd() * 300);
+          const op = rnd();
+          if (op < 0.5 || !points.has(id)) {
+            // Now and then outside the root, so it grows.
+            const p =
+              rnd() < 0.03
+                ? ([rnd() * 300 - 100, rnd() * 300 - 100] as [number, number])
+                : makePoint(c.kind, rnd);
+            if (points.has(id)) tree.move(id, p[0], p[1]);
+            else tree.insert(id, p[0], p[1]);
+            points.set(id, p);
+          } else if (op < 0.8) {
+            const [x, y] = points.get(id)!;
+            const p: [number, number] = [x + (rnd() - 0.5) * 4, y + (rnd() - 0.5) * 4];
+            tree.move(id, p[0], p[1]);
+            points.set(id, p);
+          } else {
+            tree.remove(id);
+            points.delete(id);
+          }
+        }
+        checkInvariants(tree);
+        for (const r of c.radii) expectPairs(tree, points, r);
+      }
+    });
+  }
+
+  it('seed 18: 5,000 uniform points at the default options, r = 1 and r = 3', () => {
+    const rnd = mulberry32(18);
+    const tree = new PointQuadtree({ bounds: BOUNDS });
+    const points = new Map<number, [number, number]>();
+    for (let id = 0; id < 5000; id++) {
+      const p: [number, number] = [rnd() * 100, rnd() * 100];
+      points.set(id, p);
+      tree.insert(id, p[0], p[1]);
+    }
+    for (const r of [1, 3]) expectPairs(tree, points, r);
+  });
+});
+
+describe('queryPairsInto / forEachPair errors', () => {
+  function sample(): PointQuadtree {
+    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+    for (let id = 0; id < 20; id++) tree.insert(id, (id * 7) % 100, (id * 13) % 100);
+    return tree;
+  }
+  const shape = (t: PointQuadtree) => ({
+    size: t.size,
+    version: t.version,
+    stats: t.stats(),
+    all: t.queryRect(0, 0, 100, 100).sort((a, b) => a - b),
+  });
+
+  it.each([
+    [Number.NaN, RangeError, /radius must be a finite number >= 0, got NaN/],
+    [Number.POSITIVE_INFINITY, RangeError, /radius must be a finite number >= 0, got Infinity/],
+    [-1, RangeError, /radius must be a finite number >= 0, got -1/],
+  ])('rejects radius %s and changes nothing', (radius, type, pattern) => {
+    const tree = sample();
+    const before = shape(tree);
+    const outA = new Int32Array(400);
+    const outB = new Int32Array(400);
+    expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(type);
+    expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(pattern);
+    expect(() => tree.forEachPair(radius, () => {})).toThrow(pattern);
+    expect(shape(tree)).toEqual(before);
+  });
+
+  it('throws a RangeError when the pairs do not fit, and the tree is unchanged', () => {
+    const tree = sample();
+    const before = shape(tree);
+    const all = tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(190));
+    expect(all).toBe(190);
+    expect(() => tree.queryPairsInto(1000, new Int32Array(189), new Int32Array(190))).toThrow(RangeError);
+    expect(() => tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(10))).toThrow(
+      'PointQuadtree: outA and outB (length 10) are too small for the 190 pairs within radius 1000; give them length >= 190',
+    );
+    expect(shape(tree)).toEqual(before);
+  });
+
+  it('rejects output arrays that cannot hold every id', () => {
+    const tree = sample();
+    const bad = new Int8Array(400) as unknown as Int32Array;
+    expect(() => tree.queryPairsInto(5, bad, new Int32Array(400))).toThrow(TypeError);
+    expect(() => tree.queryPairsInto(5, new Int32Array(400), [] as unknown as Int32Array)).toThrow(TypeError);
+  });
+
+  it('throws when a callback changes the structure of the tree', () => {
+    const tree = sample();
+    expect(() =>
+      tree.forEachPair(1000, () => {
+        tree.clear();
+      }),
+    ).toThrow(/PointQuadtree: the tree's structure changed during forEachPair/);
+  });
+});
