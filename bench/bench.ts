@@ -4,7 +4,7 @@
  *
  * Flags:
  *   --quick          reduced sizes and repeats (CI smoke run, well under a minute)
- *   --only W2,W4     run only these parts (W1..W5, memory, alloc)
+ *   --only W2,W4     run only these parts (W1..W6, memory, alloc; W6 = all pairs within r, issue 13)
  *   --maxItems N     the PointQuadtree's maxItems (default: the library's default)
  *   --minSize S      the PointQuadtree's minSize (default: the library's default)
  *   --looseness L    looseness of the extra loose-leaf rows in W4/W5 (default DEFAULT_LOOSENESS; 0: none)
@@ -14,6 +14,7 @@
 import os from 'node:os';
 import type { Contender } from './contender';
 import { describeOptions, hasTypedQuery, type OursConfig, oursFrom, oursInsert, oursTyped } from './ours';
+import { pairsTable, pairsTargets, runW6 } from './pairs';
 import { brute, d3, flatbush, kdbush, rbush } from './peers';
 import { allocTable, sweepTable, targets, targetsText, workloadTable } from './report';
 import { sinkChecksum } from './timing';
@@ -42,6 +43,9 @@ import {
 const DEFAULT_LOOSENESS = 2;
 const SWEEP_MAX_ITEMS = [8, 16, 32, 64, 128];
 const PARTS: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'memory', 'alloc'];
+/** A part: one of the workloads above, or W6 (all pairs within r: its own contenders and table, pairs.ts). */
+type Part = WorkloadId | 'W6';
+const ALL_PARTS: readonly Part[] = [...PARTS, 'W6'];
 
 interface Args {
   quick: boolean;
@@ -50,7 +54,7 @@ interface Args {
   maxItems: number | undefined;
   minSize: number | undefined;
   looseness: number;
-  only: Set<WorkloadId>;
+  only: Set<Part>;
 }
 
 function usage(message: string): never {
@@ -68,7 +72,7 @@ function parseArgs(argv: readonly string[]): Args {
     maxItems: undefined,
     minSize: undefined,
     looseness: DEFAULT_LOOSENESS,
-    only: new Set(PARTS),
+    only: new Set(ALL_PARTS),
   };
   for (let k = 0; k < argv.length; k++) {
     const [flag, inline] = argv[k].split('=', 2);
@@ -94,8 +98,8 @@ function parseArgs(argv: readonly string[]): Args {
         .map((s) => s.trim().toLowerCase());
       args.only = new Set();
       for (const w of wanted) {
-        const part = PARTS.find((p) => p.toLowerCase() === w || (w === 'mem' && p === 'memory'));
-        if (!part) usage(`unknown part ${w} (know ${PARTS.join(', ')})`);
+        const part = ALL_PARTS.find((p) => p.toLowerCase() === w || (w === 'mem' && p === 'memory'));
+        if (!part) usage(`unknown part ${w} (know ${ALL_PARTS.join(', ')})`);
         args.only.add(part);
       }
     } else usage(`unknown flag ${argv[k]}`);
@@ -280,11 +284,13 @@ async function main(): Promise<void> {
     const alloc = await runComparison({ plan, rows, progress }, args, cfg, typed);
     for (const w of PARTS) print(workloadTable(rows, w));
     print(allocTable(alloc));
-    const lines = targets(rows, alloc, plan);
+    const pairRows = args.only.has('W6') ? runW6(plan.quick, plan.timing, progress) : [];
+    print(pairsTable(pairRows));
+    const lines = [...targets(rows, alloc, plan), ...pairsTargets(pairRows)];
     print(targetsText(lines, plan.quick));
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ command: commandLine(argv), options: describeOptions(cfg), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, rows, alloc, targets: lines }, null, 1)}\n`,
+        `${JSON.stringify({ command: commandLine(argv), options: describeOptions(cfg), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, rows, alloc, pairs: pairRows, targets: lines }, null, 1)}\n`,
       );
     }
   }

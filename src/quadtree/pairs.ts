@@ -44,6 +44,10 @@ export class PairJoin {
     outB: Int32Array | Uint32Array,
   ): number {
     const cap = Math.min(outA.length, outB.length);
+    // Write every candidate and step past the hits only (no branch to mispredict) where about a third or
+    // more of the candidates are hits: where the circle of radius r covers a third of the leaf's area.
+    // Where hits are rare, a predicted branch costs less than the stores.
+    const dense = 3 * Math.PI * r2;
     let stack = this.stack;
     let found = 0;
     if (count[0] < 2) return 0;
@@ -60,7 +64,7 @@ export class PairJoin {
           const s = start[a];
           const e = s + count[a];
           const m = e - s;
-          if (found + ((m * (m - 1)) >> 1) <= cap) {
+          if (area(rect, a) < dense && found + ((m * (m - 1)) >> 1) <= cap) {
             // Room for every pair: write each and step past the hits only (no branch to mispredict).
             for (let i = s; i < e - 1; i++) {
               const x = xy[i << 1];
@@ -119,7 +123,7 @@ export class PairJoin {
         const bMinY = rect[pb + 1];
         const bMaxX = rect[pb + 2];
         const bMaxY = rect[pb + 3];
-        if (found + (ea - sa) * (eb - sb) <= cap) {
+        if (area(rect, b) < dense && found + (ea - sa) * (eb - sb) <= cap) {
           if (far2(rect, a, b) <= r2) {
             // Every item of a is within reach of every item of b: no distance to compute.
             for (let i = sa; i < ea; i++) {

@@ -1,0 +1,220 @@
+/**
+ * W6: all pairs within r. Ours answers it directly (`queryPairsInto`, a self-join over the tree); the
+ * peers have no such query, so each runs what a user of it would write: one circle query per point at its
+ * fastest API, keeping the hits j > i so every pair is counted once. Brute force is the O(n²) double loop
+ * over j > i (sampled rows, scaled, where the full loop would take too long).
+ *
+ * Every contender returns the number of pairs; the first run of each is checked against ours, and ours
+ * against the exact brute-force count where that is affordable.
+ */
+import Flatbush from 'flatbush';
+import KDBush from 'kdbush';
+import { PointQuadtree } from '../src/quadtree';
+import { type DataKind, makePoints, type Points, WORLD } from './data';
+import type { TargetLine } from './report';
+import { measureMany, type TimingOptions } from './timing';
+
+export interface PairRow {
+  kind: DataKind;
+  n: number;
+  r: number;
+  pairs: number;
+  /** Median ms of one full all-pairs pass, by contender name. */
+  ms: Record<string, number>;
+  /** Brute force was sampled (1 row in `bruteStride`) and scaled. */
+  bruteStride: number;
+}
+
+function oursJob(p: Points, r: number): () => number {
+  const tree = PointQuadtree.from(
+    { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } },
+    p.ids,
+    p.xs,
+    p.ys,
+  );
+  let outA = new Int32Array(1024);
+  let outB = new Int32Array(1024);
+  // Size the outputs once (a game keeps them from frame to frame).
+  for (;;) {
+    try {
+      tree.queryPairsInto(r, outA, outB);
+      break;
+    } catch {
+      outA = new Int32Array(outA.length * 4);
+      outB = new Int32Array(outB.length * 4);
+    }
+  }
+  return () => tree.queryPairsInto(r, outA, outB);
+}
+
+function kdbushJob(p: Points, r: number): () => number {
+  const index = new KDBush(p.n);
+  for (let i = 0; i < p.n; i++) index.add(p.xs[i], p.ys[i]);
+  index.finish();
+  const buf = new Uint32Array(p.n);
+  const { xs, ys, n } = p;
+  return () => {
+    let pairs = 0;
+    for (let i = 0; i < n; i++) {
+      const m = index.withinInto(xs[i], ys[i], r, buf);
+      for (let k = 0; k < m; k++) if (buf[k] > i) pairs++;
+    }
+    return pairs;
+  };
+}
+
+function flatbushJob(p: Points, r: number): () => number {
+  const index = new Flatbush(p.n);
+  for (let i = 0; i < p.n; i++) index.add(p.xs[i], p.ys[i], p.xs[i], p.ys[i]);
+  index.finish();
+  const { xs, ys, n } = p;
+  const r2 = r * r;
+  return () => {
+    let pairs = 0;
+    for (let i = 0; i < n; i++) {
+      const x = xs[i];
+      const y = ys[i];
+      const hits = index.search(x - r, y - r, x + r, y + r);
+      for (let k = 0; k < hits.length; k++) {
+        const j = hits[k];
+        if (j <= i) continue;
+        const dx = xs[j] - x;
+        const dy = ys[j] - y;
+        if (dx * dx + dy * dy <= r2) pairs++;
+      }
+    }
+    return pairs;
+  };
+}
+
+/** Rows 0, stride, 2 stride, ... of the j > i double loop; the count is scaled by stride when stride > 1. */
+function bruteJob(p: Points, r: number, stride: number): () => number {
+  const { xs, ys, n } = p;
+  const r2 = r * r;
+  return () => {
+    let pairs = 0;
+    for (let i = 0; i < n; i += stride) {
+      const x = xs[i];
+      const y = ys[i];
+      for (let j = i + 1; j < n; j++) {
+        const dx = xs[j] - x;
+        const dy = ys[j] - y;
+        if (dx * dx + dy * dy <= r2) pairs++;
+      }
+    }
+    return pairs;
+  };
+}
+
+/** Sizes and radii of W6 (N = 1e3 only for the README's table in the shape of the seeds' figures). */
+export function w6Plan(quick: boolean): { sizes: readonly number[]; radii: readonly number[] } {
+  return { sizes: quick ? [1e3, 1e4] : [1e3, 1e4, 1e5], radii: [2, 10] };
+}
+
+/** Brute force samples every `stride`-th row of its double loop at N >= 1e5 (a full pass is ~5e9 tests). */
+function bruteStride(n: number, quick: boolean): number {
+  if (n <= 1e4) return 1;
+  return quick ? 200 : 20;
+}
+
+export function runW6(quick: boolean, timing: TimingOptions, progress: (message: string) => void): PairRow[] {
+  const { sizes, radii } = w6Plan(quick);
+  const rows: PairRow[] = [];
+  for (const kind of ['uniform', 'clustered'] as const) {
+    for (const n of sizes) {
+      const p = makePoints(kind, n);
+      for (const r of radii) {
+        progress(`W6 ${kind} N=${n} r=${r}`);
+        const stride = bruteStride(n, quick);
+        const ours = oursJob(p, r);
+        const expected = ours();
+        const check = (name: string) => (got: number) => {
+          if (got !== expected) {
+            throw new Error(`W6 ${kind} N=${n} r=${r}: ${name} counted ${got} pairs, ours ${expected}`);
+          }
+        };
+        const jobs = [
+          { name: 'ours', run: ours, checkFirst: check('ours') },
+          { name: 'kdbush', run: kdbushJob(p, r), checkFirst: check('kdbush') },
+          { name: 'flatbush', run: flatbushJob(p, r), checkFirst: check('flatbush') },
+          {
+            name: 'brute force',
+            run: bruteJob(p, r, stride),
+            checkFirst: stride === 1 ? check('brute force') : undefined,
+          },
+        ];
+        const times = measureMany(jobs, { ...timing, slowSamples: 3 });
+        const ms: Record<string, number> = {};
+        jobs.forEach((j, i) => {
+          ms[j.name] = times[i].median * (j.name === 'brute force' ? stride : 1);
+        });
+        rows.push({ kind, n, r, pairs: expected, ms, bruteStride: stride });
+      }
+    }
+  }
+  return rows;
+}
+
+const CONTENDERS = ['ours', 'kdbush', 'flatbush', 'brute force'] as const;
+
+function fmtMs(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+
+/** The W6 table: ms per full all-pairs pass, and ours against kdbush and brute force. */
+export function pairsTable(rows: readonly PairRow[]): string {
+  if (rows.length === 0) return '';
+  const head = [
+    'data',
+    'N',
+    'r',
+    'pairs',
+    ...CONTENDERS.map((c) => `${c} ms`),
+    'ours vs kdbush',
+    'brute / ours',
+  ];
+  const body = rows.map((row) => [
+    row.kind,
+    row.n.toLocaleString('en-US'),
+    String(row.r),
+    row.pairs.toLocaleString('en-US'),
+    ...CONTENDERS.map((c) => `${row.bruteStride > 1 && c === 'brute force' ? '~' : ''}${fmtMs(row.ms[c])}`),
+    `${(row.ms.ours / row.ms.kdbush).toFixed(2)}x`,
+    `${(row.ms['brute force'] / row.ms.ours).toFixed(0)}x`,
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c].length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, c) => (c < 3 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
+  return [
+    '## W6: all pairs within r (queryPairsInto; peers: one withinInto / search per point, keeping j > i)',
+    '',
+    line(head),
+    `|${widths.map((w, c) => (c < 3 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...body.map(line),
+    '',
+    'ms per full pass over every pair (median). ~ = brute force timed on every 20th row of its double loop',
+    "(every 200th in --quick) and scaled up. Every contender's pair count is checked against ours.",
+  ].join('\n');
+}
+
+/** Issue 13's targets: at most 0.5x kdbush's time, and at least 100x faster than brute force at N = 1e4. */
+export function pairsTargets(rows: readonly PairRow[]): TargetLine[] {
+  const lines: TargetLine[] = [];
+  for (const row of rows) {
+    if (row.n < 1e4) continue;
+    const where = `W6 all pairs ${row.kind} N=${row.n.toLocaleString('en-US')} r=${row.r}`;
+    const vsKd = row.ms.ours / row.ms.kdbush;
+    lines.push({
+      text: `${where}: ours ${vsKd.toFixed(2)}x kdbush's time (target <= 0.5x)`,
+      pass: vsKd <= 0.5,
+    });
+    if (row.n === 1e4) {
+      const vsBrute = row.ms['brute force'] / row.ms.ours;
+      lines.push({
+        text: `${where}: ours ${vsBrute.toFixed(0)}x faster than brute force (target >= 100x)`,
+        pass: vsBrute >= 100,
+      });
+    }
+  }
+  return lines;
+}
