@@ -92,10 +92,20 @@ export class App {
     wanderMs: 0,
     rectFound: 0,
     rectActive: false,
+    crowd: false,
+    crowdPairs: 0,
+    crowdMs: 0,
+    crowdBrute: false,
+    crowdBruteRefused: false,
+    bruteMs: 0,
+    bruteMeasured: false,
   };
   /** Bound once: the simulation calls it for every id whose colour may have changed. */
   private readonly recolour = (id: number): void => {
-    this.enemies.setColor(id, this.palette.colorOf(this.sim.found.has(id), this.sim.inRect.has(id)));
+    this.enemies.setColor(
+      id,
+      this.palette.colorOf(this.sim.found.has(id), this.sim.inRect.has(id), this.sim.crowd.has(id)),
+    );
   };
 
   constructor(options: AppOptions) {
@@ -276,6 +286,14 @@ export class App {
     h.wanderMs = sim.wanderMs;
     h.rectFound = sim.inRect.size;
     h.rectActive = sim.rect !== null;
+    const crowd = sim.crowd;
+    h.crowd = sim.settings.crowdMode;
+    h.crowdPairs = crowd.pairs;
+    h.crowdMs = sim.crowdMs();
+    h.crowdBrute = crowd.brute;
+    h.crowdBruteRefused = crowd.bruteRefused;
+    h.bruteMs = crowd.bruteMs;
+    h.bruteMeasured = crowd.bruteMeasured;
     this.hud.update(h);
   }
 

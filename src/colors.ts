@@ -6,6 +6,8 @@ export const COLORS = Object.freeze({
   detected: '#ffc400',
   /** Enemies inside the dragged rectangle (and not detected). */
   rect: '#1fd1f0',
+  /** Enemies with a neighbour within the crowd radius, in crowd mode (and neither detected nor in the rectangle). */
+  crowd: '#c03ce0',
   player: '#e8322b',
   ring: '#ff2d2d',
   ground: '#8b949e',

@@ -16,17 +16,22 @@ import { COLORS } from './colors';
 
 export const ENEMY_HEIGHT = 1.3;
 
-/** The colour policy: an enemy inside the detect radius is yellow, else inside the rectangle cyan, else dark. */
+/**
+ * The colour policy: an enemy inside the detect radius is yellow, else inside the rectangle cyan, else one
+ * with a crowd neighbour (crowd mode) purple, else dark.
+ */
 export class EnemyPalette {
   readonly enemy = new Color(COLORS.enemy);
   readonly detected = new Color(COLORS.detected);
   readonly rect = new Color(COLORS.rect);
+  readonly crowd = new Color(COLORS.crowd);
   readonly player = new Color(COLORS.player);
 
-  /** The colour of an enemy now: detected wins over the rectangle. */
-  colorOf(found: boolean, inRect: boolean): Color {
+  /** The colour of an enemy now: detected wins over the rectangle, the rectangle over the crowd. */
+  colorOf(found: boolean, inRect: boolean, crowded = false): Color {
     if (found) return this.detected;
     if (inRect) return this.rect;
+    if (crowded) return this.crowd;
     return this.enemy;
   }
 }

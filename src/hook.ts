@@ -27,7 +27,13 @@ export interface DemoState extends Settings {
   /** What the node gizmos draw: rectangles in the last update, and whether they are shown. */
   gizmo: { nodesVisible: boolean; nodesDrawn: number; visitedVisible: boolean; visitedDrawn: number };
   level: { name: string; title: string; width: number; depth: number };
-  colors: { enemy: string; detected: string; rect: string };
+  colors: { enemy: string; detected: string; rect: string; crowd: string };
+  /**
+   * Crowd mode: whether it is on (the `crowd` setting), its radius, the unordered pairs of enemies within
+   * it among exactly the positions {@link QuadtreeDemo.enemyPositions} returns now, and this frame's crowd
+   * time, ms. `pairs` is 0 when off.
+   */
+  crowd: { enabled: boolean; radius: number; pairs: number; ms: number };
   /** Messages shown on the page (bad URL values, level problems). */
   messages: string[];
   /** GPU objects alive in the renderer (constant while playing: what is replaced is disposed). */
@@ -82,7 +88,13 @@ export function createHook(app: App, messages: () => readonly string[]): Quadtre
           width: app.level.width,
           depth: app.level.depth,
         },
-        colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect },
+        colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect, crowd: COLORS.crowd },
+        crowd: {
+          enabled: sim.settings.crowdMode,
+          radius: sim.settings.crowdRadius,
+          pairs: sim.settings.crowdMode ? sim.crowd.pairs : 0,
+          ms: sim.crowdMs(),
+        },
         messages: [...messages()],
         memory: {
           geometries: app.stage.renderer.info.memory.geometries,

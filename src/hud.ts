@@ -35,6 +35,16 @@ export interface HudFrame {
   wanderMs: number;
   rectFound: number;
   rectActive: boolean;
+  /** Crowd mode on, its pairs and its time this frame (separation + finding the pairs), ms. */
+  crowd: boolean;
+  crowdPairs: number;
+  crowdMs: number;
+  /** The crowd's pairs came from an O(n²) scan; or brute force was asked for and refused (too slow). */
+  crowdBrute: boolean;
+  crowdBruteRefused: boolean;
+  /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
+  bruteMs: number;
+  bruteMeasured: boolean;
 }
 
 const ROWS = [
@@ -48,6 +58,9 @@ const ROWS = [
   ['update', 'tree update'],
   ['wander', 'wander'],
   ['rect', 'rectangle'],
+  ['crowd', 'crowd pairs'],
+  ['crowdTime', 'crowd time'],
+  ['crowdBrute', 'brute force pairs'],
 ] as const;
 
 type RowKey = (typeof ROWS)[number][0];
@@ -66,6 +79,7 @@ export class Hud {
   private readonly tested = new Smoothed(0.3);
   private readonly updateMs = new Smoothed(0.5);
   private readonly wanderMs = new Smoothed(0.5);
+  private readonly crowdMs = new Smoothed(0.5);
   private sinceRefresh = Number.POSITIVE_INFINITY;
   /** Text refreshes per second. */
   private readonly refreshSeconds = 0.25;
@@ -95,6 +109,7 @@ export class Hud {
     this.fps.add(1 / dt, dt);
     this.updateMs.add(f.treeUpdateMs, dt);
     this.wanderMs.add(f.wanderMs, dt);
+    if (f.crowd) this.crowdMs.add(f.crowdMs, dt);
     if (!Number.isNaN(f.queryMs)) this.queryUs.add(f.queryMs * 1000, 0.25);
     if (f.detected) {
       this.visited.add(f.nodesVisited, dt);
@@ -123,6 +138,20 @@ export class Hud {
     this.set('update', `${twoDecimals.format(this.updateMs.value)} ms/frame`);
     this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
+    if (f.crowd) {
+      const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? 'tree: brute force refused' : 'tree';
+      this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
+      this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
+      this.set(
+        'crowdBrute',
+        `${f.bruteMeasured ? '' : 'est. '}${twoDecimals.format(f.bruteMs)} ms/pass` +
+          (f.crowdBruteRefused ? ' (over 200 ms: refused)' : ''),
+      );
+    } else {
+      this.set('crowd', 'off');
+      this.set('crowdTime', '–');
+      this.set('crowdBrute', '–');
+    }
   }
 
   private set(key: RowKey, text: string): void {

@@ -191,6 +191,30 @@ export const SETTINGS = Object.freeze({
     folder: 'Enemies',
     effect: 'step',
   }),
+  /**
+   * Crowd mode: every frame, find the pairs of enemies within {@link SETTINGS.crowdRadius} of each other
+   * and colour the enemies that have a neighbour; with `moving` on, they also steer apart (separation).
+   */
+  crowdMode: flagRow({
+    default: false,
+    url: 'crowd',
+    level: 'crowd',
+    label: 'crowd',
+    folder: 'Enemies',
+    effect: 'step',
+  }),
+  /** Personal space of crowd mode: enemies closer than this are neighbours, world units. */
+  crowdRadius: numberRow({
+    default: 1.5,
+    min: 0.5,
+    max: 10,
+    step: 0.1,
+    url: 'crowdRadius',
+    level: 'crowdRadius',
+    label: 'crowd radius',
+    folder: 'Enemies',
+    effect: 'step',
+  }),
   distribution: choiceRow<Distribution>({
     default: 'uniform',
     options: DISTRIBUTIONS,

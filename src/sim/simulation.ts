@@ -12,6 +12,7 @@
  */
 
 import { type Bounds, PointQuadtree } from '../quadtree';
+import { Crowd, SEPARATION_GAIN } from './crowd';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
@@ -48,6 +49,8 @@ export class Simulation {
   tree: PointQuadtree;
   readonly found: FoundSet;
   readonly inRect: FoundSet;
+  /** Crowd mode: the pairs within the crowd radius, who has a neighbour, separation (see {@link Crowd}). */
+  readonly crowd: Crowd;
   /**
    * The settings in force: what the tree, the enemies and the last detection were made with. Read them
    * here; change them through {@link requested}.
@@ -74,6 +77,8 @@ export class Simulation {
   treeUpdateMs = 0;
   /** Time spent this frame computing the enemies' random walk (not the tree), milliseconds. */
   wanderMs = 0;
+  /** Time spent this frame on crowd mode's separation push, milliseconds (0 when it did not run). */
+  separateMs = 0;
 
   readonly ground: GroundRect;
   readonly area: GroundRect;
@@ -111,6 +116,7 @@ export class Simulation {
     this.found = new FoundSet(capacity);
     this.timingOut = new Int32Array(capacity);
     this.inRect = new FoundSet(capacity);
+    this.crowd = new Crowd(capacity);
     this.changes = new ChangeList(capacity);
     this.ground = levelGround(level.width, level.depth);
     this.area = enemyArea(level);
@@ -325,8 +331,10 @@ export class Simulation {
       this.playerZ = playerZ;
       this.dirty = true;
     }
+    const crowdOn = this.settings.crowdMode;
     if (this.settings.moving && this.settings.speed > 0 && this.count > 0 && dt > 0) {
       const t0 = performance.now();
+      if (crowdOn) this.separate(dt);
       this.wander(dt);
       const t1 = performance.now();
       this.moveAllInTree();
@@ -334,6 +342,9 @@ export class Simulation {
       this.treeUpdateMs += performance.now() - t1;
       this.dirty = true;
     }
+    // Pairs at the positions the frame ends with (what enemyPositions() returns until the next step).
+    if (crowdOn) this.findCrowd();
+    else if (this.crowd.pairs > 0 || this.crowd.ms > 0) this.crowd.clear(this.changes);
     if (!this.dirty) return false;
     this.dirty = false;
     this.detect();
@@ -341,10 +352,42 @@ export class Simulation {
     return true;
   }
 
+  /** Crowd mode: every pair of enemies within the crowd radius, by the tree or a (budgeted) O(n²) scan. */
+  private findCrowd(): void {
+    const s = this.settings;
+    this.crowd.find(this.tree, this.xs, this.zs, this.count, s.crowdRadius, s.bruteForce, this.changes);
+  }
+
+  /**
+   * Separation, before the wander: each enemy is pushed away from the neighbours the last find reported
+   * (both ends of each pair), at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area.
+   * Counted in the crowd's time.
+   */
+  private separate(dt: number): void {
+    const t0 = performance.now();
+    const crowd = this.crowd;
+    const n = this.count;
+    crowd.computePushes(this.xs, this.zs, n, this.settings.crowdRadius);
+    crowd.applyPushes(this.xs, this.zs, n, this.settings.speed * SEPARATION_GAIN * dt);
+    const a = this.area;
+    const { xs, zs } = this;
+    for (let i = 0; i < n; i++) {
+      xs[i] = clamp(xs[i], a.minX, a.maxX);
+      zs[i] = clamp(zs[i], a.minZ, a.maxZ);
+    }
+    this.separateMs = performance.now() - t0;
+  }
+
   /** Call at the start of a frame: resets the per-frame times. */
   beginFrame(): void {
     this.treeUpdateMs = 0;
     this.wanderMs = 0;
+    this.separateMs = 0;
+  }
+
+  /** Crowd mode's time this frame: separation plus finding the pairs, ms. */
+  crowdMs(): number {
+    return this.settings.crowdMode ? this.separateMs + this.crowd.ms : 0;
   }
 
   /** The enemy count changed: in force and requested alike (the GUI shows it on its next refresh). */
