@@ -13,12 +13,13 @@ import type { ChangeList } from './detection';
 export const BRUTE_BUDGET_MS = 200;
 /**
  * Nanoseconds per pair of the O(n²) scan before this page measured its own: measured in Node 20 on the
- * 2-core development machine (`npx tsx bench/scene.ts` prints it). Replaced by the scan's own timing as soon
+ * 2-core development machine, 1.67-1.76 ns (`npx tsx bench/scene.ts` prints it), rounded up: brute force is
+ * refused from about 15,000 enemies. Replaced by the scan's own timing as soon
  * as it runs.
  */
-export const DEFAULT_NS_PER_PAIR = 1.2;
+export const DEFAULT_NS_PER_PAIR = 1.8;
 /** Separation: how fast a pair at distance 0 pushes apart, as a multiple of the wandering speed. */
-export const SEPARATION_GAIN = 1.5;
+export const SEPARATION_GAIN = 3;
 
 /** Pairs checked by one O(n²) scan over `n` enemies. */
 export function pairsChecked(n: number): number {
