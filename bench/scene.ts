@@ -6,9 +6,10 @@
  *   npx tsx --expose-gc bench/scene.ts [--frames 60] [--maxItems 8]
  */
 
+import { readFileSync } from 'node:fs';
 import { Crowd, pairsChecked } from '../src/sim/crowd';
 import { ChangeList } from '../src/sim/detection';
-import { defaultLevel } from '../src/sim/level';
+import { defaultLevel, type Level, parseLevel } from '../src/sim/level';
 import { DEFAULT_SETTINGS } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';
 import { gc, sink, sinkChecksum } from './timing';
@@ -27,9 +28,22 @@ function median(values: number[]): number {
 
 const fmt = (ms: number): string => ms.toFixed(2).padStart(8);
 
-function frameRow(n: number): string {
-  const level = defaultLevel();
-  const settings = { ...DEFAULT_SETTINGS, enemies: n, moving: true, crowdMode: true, maxItems: MAX_ITEMS };
+/** A level of assets/levels by name, with its settings over the defaults. */
+function levelFile(name: string): Level {
+  const text = readFileSync(new URL(`../assets/levels/${name}.json`, import.meta.url), 'utf8');
+  return parseLevel(name, JSON.parse(text)).level;
+}
+
+function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItems?: number } = {}): string {
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    ...level.settings,
+    enemies: n,
+    moving: true,
+    crowdMode: true,
+    maxItems: MAX_ITEMS,
+    ...overrides,
+  };
   const sim = new Simulation(level, settings, n);
   const px = level.player.x;
   const pz = level.player.z;
@@ -85,6 +99,11 @@ console.log(
 console.log(`median of ${FRAMES} frames after ${WARMUP_FRAMES} warm-up frames, ms per frame`);
 console.log(' enemies    frame    crowd  (pairs) (separ.)   wander     tree     pairs');
 for (const n of [10_000, 100_000]) console.log(frameRow(n));
+const swarm = levelFile('swarm');
+console.log(
+  `level swarm (${swarm.width} x ${swarm.depth}, ${swarm.settings.distribution}, its own maxItems ${swarm.settings.maxItems}, minSize ${swarm.settings.minSize}):`,
+);
+console.log(frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }));
 const ns = bruteNsPerPair(5000);
 console.log(
   `O(n²) crowd scan: ${ns.toFixed(2)} ns per pair (5,000 enemies); 200 ms a frame reached at about ${Math.round(Math.sqrt((2 * 200e6) / ns)).toLocaleString('en-US')} enemies`,
