@@ -47,20 +47,44 @@ const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number 
 /** Largest id accepted. Ids index dense arrays, so memory grows with the largest id in use (8 bytes each). */
 const MAX_ID = 0x1ffffff;
 
+/**
+ * A value as an error message shows it, without converting it: no `valueOf` or `toString` of the caller's
+ * object is called, and BigInt and Symbol values print instead of throwing.
+ */
 function describe(value: unknown): string {
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return String(value);
+  switch (typeof value) {
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'string':
+      return JSON.stringify(value);
+    case 'bigint':
+      return `${value.toString()}n (a BigInt)`;
+    case 'symbol':
+      return value.toString();
+    case 'function':
+      return 'a function';
+    case 'object':
+      return value === null ? 'null' : `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+    default:
+      return String(value);
+  }
+}
+
+/** A TypeError for an argument that is not a number at all (checked with typeof; nothing is converted). */
+function notANumber(name: string, value: unknown): never {
+  throw new TypeError(`${NAME}: ${name} must be a number, got ${describe(value)}`);
 }
 
 function checkCoordinate(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
+  if (typeof value !== 'number') notANumber(name, value);
+  if (!Number.isFinite(value)) {
     throw new RangeError(`${NAME}: ${name} must be a finite number, got ${describe(value)}`);
   }
 }
 
 function checkRadius(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+  if (typeof value !== 'number') notANumber(name, value);
+  if (!Number.isFinite(value) || value < 0) {
     throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(value)}`);
   }
 }
@@ -74,7 +98,8 @@ function checkIdArray(name: string, value: unknown): void {
 }
 
 function checkId(id: number): void {
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > MAX_ID) {
+  if (typeof id !== 'number') notANumber('id', id);
+  if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
     throw new RangeError(`${NAME}: id must be an integer from 0 to ${MAX_ID}, got ${describe(id)}`);
   }
 }
@@ -205,7 +230,10 @@ export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
  * circles and rectangles are closed (points on the boundary are found).
  *
  * Every method validates its arguments first and throws before changing anything, so a tree is never left
- * half-changed.
+ * half-changed. An id, coordinate, radius, `k` or `maxDistance` that is not a number at all (null, a string,
+ * a boolean, an array, an object with `valueOf`, a BigInt, a Symbol) is a `TypeError` naming the argument;
+ * nothing is converted, so no `valueOf` of the caller's is ever called. A number out of range (NaN, an
+ * infinity, a negative radius) is a `RangeError`, as each method's `@throws` says.
  */
 export class PointQuadtree {
   /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */
@@ -213,15 +241,27 @@ export class PointQuadtree {
   /** The options' defaults: `maxItems`, `minSize`, `looseness` (frozen). */
   static readonly DEFAULTS = DEFAULTS;
 
-  /** A leaf holding more than this many items splits (when it is at least twice `minSize`). */
-  readonly maxItems: number;
-  /** No node is split into quadrants narrower or shallower than this, in world units. */
-  readonly minSize: number;
+  // The options are fixed for the tree's life: private fields behind getters, so an assignment such as
+  // `tree.maxItems = 0` throws (in strict mode) instead of breaking the tree's invariants.
+  readonly #maxItems: number;
+  readonly #minSize: number;
+  readonly #looseness: number;
+
+  /** A leaf holding more than this many items splits (when it is at least twice `minSize`). Read-only. */
+  get maxItems(): number {
+    return this.#maxItems;
+  }
+  /** No node is split into quadrants narrower or shallower than this, in world units. Read-only. */
+  get minSize(): number {
+    return this.#minSize;
+  }
   /**
    * How far (world units) an item may move outside its leaf's rectangle before move() re-files it into
-   * another leaf. 0 (the default) keeps every item inside its leaf's rectangle.
+   * another leaf. 0 (the default) keeps every item inside its leaf's rectangle. Read-only.
    */
-  readonly looseness: number;
+  get looseness(): number {
+    return this.#looseness;
+  }
 
   /** Figures of the last queryCircle / queryRect / nearest. Reused: read it before the next query. */
   readonly lastQuery: QueryStats = { nodesVisited: 0, pointsTested: 0, found: 0 };
@@ -333,9 +373,9 @@ export class PointQuadtree {
     if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
       throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
     }
-    this.maxItems = maxItems;
-    this.minSize = minSize;
-    this.looseness = looseness;
+    this.#maxItems = maxItems;
+    this.#minSize = minSize;
+    this.#looseness = looseness;
     this.initialBounds = { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY };
 
     this.nodeBounds = new Float64Array(4 * 17);
@@ -429,7 +469,7 @@ export class PointQuadtree {
 
   /** Whether `id` is in the tree. Any value that is not a valid id is simply not in it. */
   has(id: number): boolean {
-    return id >>> 0 === id && id < this.idSlot.length && this.idSlot[id] >= 0;
+    return typeof id === 'number' && id >>> 0 === id && id < this.idSlot.length && this.idSlot[id] >= 0;
   }
 
   /**
@@ -472,7 +512,7 @@ export class PointQuadtree {
    */
   move(id: number, x: number, y: number): void {
     // Kept small so engines inline it into the caller's loop: no call, no boxed coordinates.
-    const slot = id >>> 0 === id && id < this.idSlot.length ? this.idSlot[id] : -1;
+    const slot = typeof id === 'number' && id >>> 0 === id && id < this.idSlot.length ? this.idSlot[id] : -1;
     if (slot >= 0 && Number.isFinite(x) && Number.isFinite(y)) {
       const nb = this.nodeLoose;
       const b = this.idLeaf[id] << 2;
@@ -483,19 +523,31 @@ export class PointQuadtree {
         return;
       }
     }
+    // Reject before the scratch array converts anything (a Float64Array would turn null into 0).
+    if (!(Number.isFinite(x) && Number.isFinite(y))) this.rejectMove(id, x, y);
     this.arg[0] = x;
     this.arg[1] = y;
     this.moveSlow(id, this.arg);
   }
 
-  /** move, with the point in p[0], p[1], when it leaves its leaf or the arguments are bad (throws). */
-  private moveSlow(id: number, p: Float64Array): void {
+  /** Throws the error that move's arguments deserve (id first, then the coordinates). */
+  private rejectMove(id: number, x: number, y: number): never {
+    this.checkPresent(id);
+    checkCoordinate('x', x);
+    checkCoordinate('y', y);
+    throw new Error(`${NAME}: unreachable`);
+  }
+
+  private checkPresent(id: number): void {
     if (!this.has(id)) {
       checkId(id);
       throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
     }
-    checkCoordinate('x', p[0]);
-    checkCoordinate('y', p[1]);
+  }
+
+  /** move, with the (finite) point in p[0], p[1], when it leaves its leaf or the id is bad (throws). */
+  private moveSlow(id: number, p: Float64Array): void {
+    this.checkPresent(id);
     if (this.pool.compactDue) this.compactPool();
     this.growFor(p);
     this.refile(id, p);
@@ -544,7 +596,15 @@ export class PointQuadtree {
     for (let id = 0; id <= maxId; id++) {
       const x = xs[id];
       const y = ys[id];
-      inside = inside && x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY;
+      // typeof: a plain array's string or object must not pass by conversion.
+      inside =
+        inside &&
+        typeof x === 'number' &&
+        typeof y === 'number' &&
+        x >= rMinX &&
+        x <= rMaxX &&
+        y >= rMinY &&
+        y <= rMaxY;
     }
     let outside = false;
     if (!inside) {
@@ -552,7 +612,11 @@ export class PointQuadtree {
         if (idSlot[id] < 0) continue;
         const x = xs[id];
         const y = ys[id];
-        if (!(x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY)) {
+        if (
+          typeof x !== 'number' ||
+          typeof y !== 'number' ||
+          !(x >= rMinX && x <= rMaxX && y >= rMinY && y <= rMaxY)
+        ) {
           if (!(Number.isFinite(x) && Number.isFinite(y))) this.rejectMoveAll(id, x, y);
           outside = true;
         }
@@ -564,10 +628,9 @@ export class PointQuadtree {
   }
 
   private rejectMoveAll(id: number, x: number, y: number): never {
-    const which = Number.isFinite(x) ? `ys[${id}]` : `xs[${id}]`;
-    throw new RangeError(
-      `${NAME}: moveAll: ${which} (of id ${id}) must be a finite number, got ${describe(Number.isFinite(x) ? y : x)}`,
-    );
+    const xBad = !Number.isFinite(x);
+    checkCoordinate(`moveAll: ${xBad ? 'xs' : 'ys'}[${id}] (of id ${id})`, xBad ? x : y);
+    throw new Error(`${NAME}: unreachable`);
   }
 
   /**
@@ -745,7 +808,15 @@ export class PointQuadtree {
    * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
-    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+    if (
+      !(
+        Number.isFinite(x) &&
+        Number.isFinite(y) &&
+        typeof radius === 'number' &&
+        radius >= 0 &&
+        radius < Infinity
+      )
+    ) {
       checkCircle(x, y, radius);
     }
     this.arg[2] = x;
@@ -760,13 +831,23 @@ export class PointQuadtree {
    * The allocation-free twin of {@link PointQuadtree.queryCircle}: writes the ids found into `out` from
    * index 0 and returns how many it wrote. Give it room for every possible answer (`out.length >= size`
    * is always enough). Entries past the returned count may be overwritten too (it is scratch space).
+   * @throws TypeError if `out` is not an Int32Array or Uint32Array (a narrower type would truncate ids).
    * @throws RangeError on a bad centre or radius (as queryCircle), or when `out` fills up before the
    *   query ends (then `out` holds a partial answer; the tree is unchanged).
    */
   queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
-    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+    if (
+      !(
+        Number.isFinite(x) &&
+        Number.isFinite(y) &&
+        typeof radius === 'number' &&
+        radius >= 0 &&
+        radius < Infinity
+      )
+    ) {
       checkCircle(x, y, radius);
     }
+    checkIdArray('out', out);
     this.arg[2] = x;
     this.arg[3] = y;
     this.arg[4] = radius;
@@ -789,6 +870,7 @@ export class PointQuadtree {
   /**
    * The allocation-free twin of {@link PointQuadtree.queryRect}: writes ids into `out` from index 0 and
    * returns how many. `out.length >= size` is always enough; entries past the count may be overwritten.
+   * @throws TypeError if `out` is not an Int32Array or Uint32Array (a narrower type would truncate ids).
    * @throws RangeError as queryRect, or when `out` fills up before the query ends.
    */
   queryRectInto(
@@ -799,6 +881,7 @@ export class PointQuadtree {
     out: Int32Array | Uint32Array,
   ): number {
     this.setRectArg(minX, minY, maxX, maxY);
+    checkIdArray('out', out);
     return this.rectInto(out, this.arg);
   }
 
@@ -817,7 +900,7 @@ export class PointQuadtree {
    *   Uint32Array. The tree is never changed.
    */
   queryPairsInto(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
-    if (!(radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
     checkIdArray('outA', outA);
     checkIdArray('outB', outB);
     const found = this.joinPairs(radius * radius, outA, outB);
@@ -837,7 +920,7 @@ export class PointQuadtree {
    *   during the calls (the calls stop there).
    */
   forEachPair(radius: number, callback: (a: number, b: number) => void): void {
-    if (!(radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
     // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
     const nested = this.pairing;
     const n = this.pairsInBuffers(radius * radius, nested);
@@ -896,7 +979,17 @@ export class PointQuadtree {
 
   /** Checks a query rectangle and puts it in arg[2..5]. */
   private setRectArg(minX: number, minY: number, maxX: number, maxY: number): void {
-    if (!(minX <= maxX && minY <= maxY && Number.isFinite(minX + maxX) && Number.isFinite(minY + maxY))) {
+    // Number.isFinite converts nothing, so a string or an object with valueOf fails here, not later.
+    if (
+      !(
+        Number.isFinite(minX) &&
+        Number.isFinite(minY) &&
+        Number.isFinite(maxX) &&
+        Number.isFinite(maxY) &&
+        minX <= maxX &&
+        minY <= maxY
+      )
+    ) {
       checkRect(minX, minY, maxX, maxY);
     }
     const a = this.arg;
@@ -1044,7 +1137,15 @@ export class PointQuadtree {
    *   changed during the walk.
    */
   visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
-    if (!(Number.isFinite(x) && Number.isFinite(y) && radius >= 0 && radius < Infinity)) {
+    if (
+      !(
+        Number.isFinite(x) &&
+        Number.isFinite(y) &&
+        typeof radius === 'number' &&
+        radius >= 0 &&
+        radius < Infinity
+      )
+    ) {
       checkCircle(x, y, radius);
     }
     if (this._size === 0) return;

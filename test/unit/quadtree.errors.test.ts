@@ -190,3 +190,166 @@ describe('PointQuadtree.from input errors', () => {
     expect(() => PointQuadtree.from(options, [0, -4], [1, 2], [1, 2])).toThrow(/got -4/);
   });
 });
+
+/** A value that records every conversion, so a test can assert that the tree never converted it. */
+function spy(value: number) {
+  const calls = { n: 0 };
+  const obj = {
+    valueOf() {
+      calls.n++;
+      return value;
+    },
+    toString() {
+      calls.n++;
+      return String(value);
+    },
+  };
+  return { obj: obj as unknown as number, calls };
+}
+
+describe('non-numbers: TypeError naming the argument, nothing converted, tree unchanged (issue 12)', () => {
+  // Each is what a caller might pass by mistake; none is a number, so none may be converted and used.
+  const values: [string, unknown][] = [
+    ['null', null],
+    ['undefined', undefined],
+    ['a numeric string', '7'],
+    ['an empty string', ''],
+    ['true', true],
+    ['an array [3]', [3]],
+    ['a BigInt', 7n],
+    ['a Symbol', Symbol('s')],
+    ['an object with valueOf', { valueOf: () => 7 }],
+  ];
+  const as = (v: unknown) => v as number;
+  const calls: [string, (t: PointQuadtree, v: number) => unknown, RegExp][] = [
+    ['insert x', (t, v) => t.insert(100, v, 1), /x must be a number/],
+    ['insert y', (t, v) => t.insert(100, 1, v), /y must be a number/],
+    ['insert id', (t, v) => t.insert(v, 1, 1), /id must be a number/],
+    // Id 3 is at ((3 * 37) % 100, (3 * 53) % 100) = (11, 59): null and '' would convert to a point nearby.
+    ['move x (fast path)', (t, v) => t.move(3, v, 59), /x must be a number/],
+    ['move y (fast path)', (t, v) => t.move(3, 11, v), /y must be a number/],
+    [
+      'moveAll xs',
+      (t, v) => t.moveAll(tweaked(v, 'x'), tweaked(10, 'y')),
+      /xs\[5\] \(of id 5\) must be a number/,
+    ],
+    [
+      'moveAll ys',
+      (t, v) => t.moveAll(tweaked(10, 'x'), tweaked(v, 'y')),
+      /ys\[5\] \(of id 5\) must be a number/,
+    ],
+    ['queryCircle radius', (t, v) => t.queryCircle(50, 50, v), /radius must be a number/],
+    ['queryCircle x', (t, v) => t.queryCircle(v, 50, 5), /x must be a number/],
+    [
+      'queryCircleInto radius',
+      (t, v) => t.queryCircleInto(50, 50, v, new Int32Array(64)),
+      /radius must be a number/,
+    ],
+    ['queryRect minX', (t, v) => t.queryRect(v, 0, 50, 50), /minX must be a number/],
+    ['queryRect maxY', (t, v) => t.queryRect(0, 0, 50, v), /maxY must be a number/],
+    [
+      'queryRectInto maxX',
+      (t, v) => t.queryRectInto(0, 0, v, 50, new Int32Array(64)),
+      /maxX must be a number/,
+    ],
+    ['nearest k', (t, v) => t.nearest(50, 50, v), /k must be/],
+    ['nearest maxDistance', (t, v) => t.nearest(50, 50, 1, v), /maxDistance must be/],
+    ['nearest x', (t, v) => t.nearest(v, 50), /x must be a number/],
+    ['visitCircle radius', (t, v) => t.visitCircle(50, 50, v, () => undefined), /radius must be a number/],
+    [
+      'queryPairsInto radius',
+      (t, v) => t.queryPairsInto(v, new Int32Array(9), new Int32Array(9)),
+      /radius must be/,
+    ],
+    ['forEachPair radius', (t, v) => t.forEachPair(v, () => undefined), /radius must be/],
+  ];
+  /** Arrays for moveAll: every id at a valid spot except id 5, which gets `v` on the axis named. */
+  function tweaked(v: unknown, axis: 'x' | 'y'): number[] {
+    const a: unknown[] = [];
+    for (let i = 0; i < 40; i++) a.push(axis === 'x' ? (i * 37) % 100 : (i * 53) % 100);
+    a[5] = v;
+    return a as number[];
+  }
+  for (const [what, call, message] of calls) {
+    for (const [label, value] of values) {
+      // undefined is the documented default of nearest's k and maxDistance: not an error there.
+      if (value === undefined && /^nearest (k|maxDistance)/.test(what)) continue;
+      const type = /^nearest (k|maxDistance)/.test(what) ? RangeError : TypeError;
+      it(`${what} = ${label}: ${type.name}`, () => throwsAndKeeps((t) => call(t, as(value)), type, message));
+    }
+  }
+
+  it('a valueOf of the caller is never called (move, queries, rectangles)', () => {
+    const tree = populated();
+    const { obj, calls: c } = spy(5);
+    for (const f of [
+      () => tree.move(3, obj, 59),
+      () => tree.move(3, 11, obj),
+      () => tree.queryCircle(50, 50, obj),
+      () => tree.queryCircleInto(50, obj, 5, new Int32Array(64)),
+      () => tree.queryRect(0, 0, obj, 50),
+      () => tree.queryRectInto(obj, 0, 50, 50, new Int32Array(64)),
+      () => tree.nearest(obj, 1),
+      () => tree.insert(100, obj, 1),
+    ]) {
+      expect(f).toThrow(TypeError);
+    }
+    expect(c.n).toBe(0);
+  });
+
+  it('the reproduction of the issue: move(1, null, 1) throws and the item stays at (50, 50)', () => {
+    const tree = new PointQuadtree({ bounds });
+    tree.insert(1, 50, 50);
+    expect(() => tree.move(1, as(null), 1)).toThrow(/PointQuadtree: x must be a number, got null/);
+    expect(tree.queryCircle(50, 50, 0)).toEqual([1]);
+    expect(tree.queryCircle(0, 1, 0.5)).toEqual([]);
+  });
+
+  it('the error message shows a BigInt and a Symbol without converting them', () => {
+    const tree = populated();
+    expect(() => tree.queryCircle(1, 1, as(3n))).toThrow(/radius must be a number, got 3n \(a BigInt\)/);
+    expect(() => tree.insert(100, as(Symbol('here')), 1)).toThrow(/x must be a number, got Symbol\(here\)/);
+  });
+});
+
+describe('options are fixed for the life of the tree (issue 12)', () => {
+  for (const key of ['maxItems', 'minSize', 'looseness'] as const) {
+    it(`assigning ${key} throws a TypeError and the tree keeps working`, () => {
+      const tree = populated();
+      const before = tree[key];
+      expect(() => {
+        (tree as unknown as Record<string, number>)[key] = 0;
+      }).toThrow(TypeError);
+      expect(tree[key]).toBe(before);
+      for (let i = 100; i < 160; i++) tree.insert(i, (i * 7) % 100, (i * 11) % 100);
+      checkInvariants(tree);
+    });
+  }
+});
+
+describe('output buffers that cannot hold every id are rejected (issue 12)', () => {
+  const narrow: [string, unknown][] = [
+    ['Int8Array', new Int8Array(64)],
+    ['Uint8Array', new Uint8Array(64)],
+    ['Int16Array', new Int16Array(64)],
+    ['Uint16Array', new Uint16Array(64)],
+    ['Float32Array', new Float32Array(64)],
+    ['a plain array', new Array(64).fill(0)],
+  ];
+  for (const [label, out] of narrow) {
+    const o = out as Int32Array;
+    it(`${label}: TypeError from queryCircleInto, queryRectInto and queryPairsInto, tree unchanged`, () => {
+      throwsAndKeeps(
+        (t) => t.queryCircleInto(50, 50, 10, o),
+        TypeError,
+        /out must be an Int32Array or Uint32Array/,
+      );
+      throwsAndKeeps(
+        (t) => t.queryRectInto(0, 0, 50, 50, o),
+        TypeError,
+        /out must be an Int32Array or Uint32Array/,
+      );
+      throwsAndKeeps((t) => t.queryPairsInto(5, o, new Int32Array(64)), TypeError, /outA must be/);
+    });
+  }
+});

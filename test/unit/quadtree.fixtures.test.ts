@@ -370,4 +370,19 @@ describe('structural rules', () => {
       }),
     ).toThrow(/structure changed/);
   });
+
+  it("after a walk that threw because its callback changed the tree, the callback's change stays (README)", () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
+    tree.insert(0, 1, 1);
+    tree.insert(1, 9, 9);
+    expect(() =>
+      tree.visitNodes(() => {
+        if (!tree.has(2)) tree.insert(2, 1.5, 1.5);
+      }),
+    ).toThrow(Error);
+    expect(tree.has(2)).toBe(true);
+    expect(tree.size).toBe(3);
+    expect(tree.queryCircle(1.5, 1.5, 0)).toEqual([2]);
+    checkInvariants(tree);
+  });
 });
