@@ -176,20 +176,37 @@ export const CIRCLE_OVERLAPS = 1;
 export const CIRCLE_COVERS = 2;
 
 /**
- * How the closed disc at (x, y) with squared radius r2 meets rectangle `k` of `r`: the pruning rule of
- * circle queries (and of visitCircle). Uses the squared distance to the nearest and the farthest corner.
+ * The factor that circle tests at this radius multiply every difference by, so that squared distances
+ * neither overflow nor underflow: 1 wherever `radius * radius` is a finite number well inside the normal
+ * range (radius from about 1e-144 to 1.3e154), so the rule is the plain `dx * dx + dy * dy <= r * r`;
+ * otherwise a power of two that brings `radius * s` near 1 (exact: scaling by a power of two rounds
+ * nothing). A difference that overflows is Infinity, past any finite radius, so it is still right. For
+ * radius 0 a factor so large that any non-zero difference stays non-zero when squared: radius 0 finds
+ * exactly the points at the centre.
  */
-export function circleMeets(r: Float64Array, k: number, x: number, y: number, r2: number): number {
+export function distanceScale(radius: number): number {
+  const r2 = radius * radius;
+  if (r2 >= 2 ** -960 && r2 < Infinity) return 1;
+  if (radius === 0) return 2 ** 1023;
+  return Math.min(2 ** 1023, 2 ** -Math.floor(Math.log2(radius)));
+}
+
+/**
+ * How the closed disc at (x, y) meets rectangle `k` of `r`: the pruning rule of circle queries (and of
+ * visitCircle). `s` is {@link distanceScale} of the radius and `r2` the squared scaled radius
+ * `(radius * s) ** 2`. Uses the squared distance to the nearest and the farthest corner.
+ */
+export function circleMeets(r: Float64Array, k: number, x: number, y: number, r2: number, s: number): number {
   const b = k << 2;
   const minX = r[b];
   const minY = r[b + 1];
   const maxX = r[b + 2];
   const maxY = r[b + 3];
-  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  const dx = (x < minX ? minX - x : x > maxX ? x - maxX : 0) * s;
+  const dy = (y < minY ? minY - y : y > maxY ? y - maxY : 0) * s;
   if (dx * dx + dy * dy > r2) return CIRCLE_APART;
-  const fx = Math.max(x - minX, maxX - x);
-  const fy = Math.max(y - minY, maxY - y);
+  const fx = Math.max(x - minX, maxX - x) * s;
+  const fy = Math.max(y - minY, maxY - y) * s;
   return fx * fx + fy * fy <= r2 ? CIRCLE_COVERS : CIRCLE_OVERLAPS;
 }
 
@@ -1031,9 +1048,20 @@ export class PointQuadtree {
       const start = this.nodeStart;
       const xy = this.pool.xy;
       const ids = this.pool.ids;
-      let bound = maxDistance * maxDistance;
+      // Differences times s (1 unless coordinates pass 2^500): squared distances up to the root's extent
+      // stay finite, so far points are ordered by distance, not tied at Infinity.
+      const m = Math.max(
+        Math.abs(x),
+        Math.abs(y),
+        Math.abs(nb[0]),
+        Math.abs(nb[1]),
+        Math.abs(nb[2]),
+        Math.abs(nb[3]),
+      );
+      const s = m <= 2 ** 500 ? 1 : 2 ** (500 - Math.ceil(Math.log2(m)));
+      let bound = maxDistance * s * (maxDistance * s);
       // Nodes by distance to their (loose) rectangle, nearest first; stop when the nearest is past the bound.
-      const d0 = rectDist2(nb, 0, x, y);
+      const d0 = rectDist2(nb, 0, x, y, s);
       if (d0 <= bound) queue.push(0, d0);
       while (queue.size > 0 && queue.topDist() <= bound) {
         const n = queue.topNode();
@@ -1041,12 +1069,12 @@ export class PointQuadtree {
         visited++;
         const c = child[n];
         if (c < 0) {
-          const s = start[n];
-          const e = s + count[n];
-          tested += e - s;
-          for (let i = s; i < e; i++) {
-            const dx = xy[i << 1] - x;
-            const dy = xy[(i << 1) + 1] - y;
+          const b = start[n];
+          const e = b + count[n];
+          tested += e - b;
+          for (let i = b; i < e; i++) {
+            const dx = (xy[i << 1] - x) * s;
+            const dy = (xy[(i << 1) + 1] - y) * s;
             const d2 = dx * dx + dy * dy;
             if (d2 > bound) continue;
             best.offer(ids[i], d2);
@@ -1056,7 +1084,7 @@ export class PointQuadtree {
         }
         for (let q = c; q < c + 4; q++) {
           if (count[q] === 0) continue;
-          const dq = rectDist2(nb, q, x, y);
+          const dq = rectDist2(nb, q, x, y, s);
           if (dq <= bound) queue.push(q, dq);
         }
       }
@@ -1149,9 +1177,11 @@ export class PointQuadtree {
       checkCircle(x, y, radius);
     }
     if (this._size === 0) return;
-    const r2 = radius * radius;
+    // The same scale and squared radius as circleInto, so the same nodes are visited.
+    const s = distanceScale(radius);
+    const r2 = radius * s * (radius * s);
     const nl = this.nodeLoose;
-    if (rectDist2(nl, 0, x, y) > r2) return;
+    if (rectDist2(nl, 0, x, y, s) > r2) return;
     const nested = this.visiting;
     let stack = nested ? new Int32Array(64) : this.visitStack;
     // depth * 2, plus 1 when the node lies wholly inside the circle (all its non-empty nodes are visited)
@@ -1193,7 +1223,7 @@ export class PointQuadtree {
         const childTag = ((tag >> 1) + 1) << 1; // depth + 1, inside bit clear
         for (let k = c + 3; k >= c; k--) {
           if (this.nodeCount[k] === 0) continue;
-          const meets = covered ? CIRCLE_COVERS : circleMeets(this.nodeLoose, k, x, y, r2);
+          const meets = covered ? CIRCLE_COVERS : circleMeets(this.nodeLoose, k, x, y, r2, s);
           if (meets === CIRCLE_APART) continue;
           stack[sp] = k;
           depths[sp++] = meets === CIRCLE_COVERS ? childTag | 1 : childTag;
@@ -1261,7 +1291,9 @@ export class PointQuadtree {
     let visited = 0;
     let tested = 0;
     if (this._size > 0) {
-      const r2 = radius * radius;
+      // Every difference times s (1 at ordinary radii): squared distances cannot overflow or underflow.
+      const s = distanceScale(radius);
+      const r2 = radius * s * (radius * s);
       const cap = out.length;
       const nb = this.nodeLoose;
       const child = this.nodeChild;
@@ -1271,29 +1303,29 @@ export class PointQuadtree {
       const ids = this.pool.ids;
       let stack = this.stack;
       let sp = 0;
-      if (rectDist2(nb, 0, x, y) <= r2) stack[sp++] = 0;
+      if (rectDist2(nb, 0, x, y, s) <= r2) stack[sp++] = 0;
       while (sp > 0) {
         const n = stack[--sp];
         visited++;
         const c = child[n];
         if (c < 0) {
-          const s = start[n];
-          const e = s + count[n];
-          tested += e - s;
-          if (found + (e - s) <= cap) {
+          const b = start[n];
+          const e = b + count[n];
+          tested += e - b;
+          if (found + (e - b) <= cap) {
             // Room for the whole leaf (always, when out.length >= size): write every id and step past the
             // hits only. No branch to mispredict: in dense data about half the points tested are hits.
-            for (let i = s; i < e; i++) {
-              const dx = xy[i << 1] - x;
-              const dy = xy[(i << 1) + 1] - y;
+            for (let i = b; i < e; i++) {
+              const dx = (xy[i << 1] - x) * s;
+              const dy = (xy[(i << 1) + 1] - y) * s;
               out[found] = ids[i];
               found += +(dx * dx + dy * dy <= r2);
             }
             continue;
           }
-          for (let i = s; i < e; i++) {
-            const dx = xy[i << 1] - x;
-            const dy = xy[(i << 1) + 1] - y;
+          for (let i = b; i < e; i++) {
+            const dx = (xy[i << 1] - x) * s;
+            const dy = (xy[(i << 1) + 1] - y) * s;
             if (dx * dx + dy * dy <= r2) {
               if (found === cap) this.outOfRoom(cap);
               out[found++] = ids[i];
@@ -1304,7 +1336,7 @@ export class PointQuadtree {
         if (sp + 4 > stack.length) stack = this.growStack(sp);
         for (let k = c; k < c + 4; k++) {
           if (count[k] === 0) continue;
-          const meets = circleMeets(nb, k, x, y, r2);
+          const meets = circleMeets(nb, k, x, y, r2, s);
           if (meets === CIRCLE_APART) continue;
           if (meets === CIRCLE_COVERS) {
             found = this.collectAll(k, out, found);
@@ -2057,11 +2089,11 @@ export class PointQuadtree {
   }
 }
 
-/** Squared distance from (x, y) to node `n`'s rectangle; 0 inside (nearest's priority). */
-function rectDist2(nb: Float64Array, n: number, x: number, y: number): number {
+/** Squared distance from (x, y) to node `n`'s rectangle, differences times `s`; 0 inside. */
+function rectDist2(nb: Float64Array, n: number, x: number, y: number, s: number): number {
   const b = n << 2;
-  const dx = x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0;
-  const dy = y < nb[b + 1] ? nb[b + 1] - y : y > nb[b + 3] ? y - nb[b + 3] : 0;
+  const dx = (x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0) * s;
+  const dy = (y < nb[b + 1] ? nb[b + 1] - y : y > nb[b + 3] ? y - nb[b + 3] : 0) * s;
   return dx * dx + dy * dy;
 }
 
