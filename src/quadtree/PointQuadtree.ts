@@ -297,6 +297,8 @@ export class PointQuadtree {
   /** Nodes in use or freed (high-water mark); node numbers below it are valid array indices. */
   private nodeTop = 1;
   private freeGroup = -1;
+  /** The root was set to the items' extent because doubling would overflow (see growFor, shrinkRoot). */
+  private refitted = false;
 
   /** The item pool: every leaf's block of slots (see ItemPool.ts). */
   private readonly pool = new ItemPool();
@@ -457,10 +459,22 @@ export class PointQuadtree {
     const root = tree.nodeBounds;
     const grown = new Float64Array(4);
     grown.set(root.subarray(0, 4));
-    if (!growToCover(grown, minX, minY) || !growToCover(grown, maxX, maxY)) {
-      throw new RangeError(`${NAME}.from: the root cannot grow to cover the points: coordinates too large`);
+    if (growToCover(grown, minX, minY) && growToCover(grown, maxX, maxY)) {
+      root.set(grown);
+    } else {
+      // Doubling would overflow: the root is the extent of the points and the bounds, if that is finite.
+      const b = options.bounds;
+      const r0 = Math.min(minX, b.minX);
+      const r1 = Math.min(minY, b.minY);
+      const r2 = Math.max(maxX, b.maxX);
+      const r3 = Math.max(maxY, b.maxY);
+      checkExtent(r0, r1, r2, r3);
+      root[0] = r0;
+      root[1] = r1;
+      root[2] = r2;
+      root[3] = r3;
+      tree.refitted = true;
     }
-    root.set(grown);
     tree.build(ids, xs, ys, n);
     return tree;
   }
@@ -658,12 +672,24 @@ export class PointQuadtree {
     const idSlot = this.idSlot;
     const target = new Float64Array(4);
     target.set(this.nodeBounds.subarray(0, 4));
-    for (let id = 0; id <= maxId; id++) {
-      if (idSlot[id] >= 0 && !growToCover(target, xs[id], ys[id])) {
-        throw new RangeError(
-          `${NAME}: the root cannot grow to cover (${xs[id]}, ${ys[id]}) (id ${id}): coordinates too large`,
-        );
+    let fits = true;
+    for (let id = 0; id <= maxId && fits; id++) {
+      if (idSlot[id] >= 0) fits = growToCover(target, xs[id], ys[id]);
+    }
+    if (!fits) {
+      // Doubling would overflow: refit the root to cover the items where they are and where they go
+      // (rebuild throws, naming the extent, before changing anything if that is not finite).
+      target[0] = target[1] = Infinity;
+      target[2] = target[3] = -Infinity;
+      for (let id = 0; id <= maxId; id++) {
+        if (idSlot[id] < 0) continue;
+        target[0] = Math.min(target[0], xs[id]);
+        target[1] = Math.min(target[1], ys[id]);
+        target[2] = Math.max(target[2], xs[id]);
+        target[3] = Math.max(target[3], ys[id]);
       }
+      this.rebuild(target);
+      return;
     }
     for (let id = 0; id <= maxId; id++) {
       if (idSlot[id] < 0) continue;
@@ -801,10 +827,20 @@ export class PointQuadtree {
       n = parent[(n - 1) >> 2];
       if (--count[n] <= maxItems) collapseAt = n;
     }
-    this.removeFromLeaf(leaf, this.idSlot[id]);
+    const slot = this.idSlot[id];
+    const nb = this.nodeBounds;
+    const ib = this.initialBounds;
+    // Whether the item lies on the root's edge: a refitted root (the items' extent) may shrink only then.
+    const x = this.pool.xy[slot << 1];
+    const y = this.pool.xy[(slot << 1) + 1];
+    const edge = x === nb[0] || x === nb[2] || y === nb[1] || y === nb[3];
+    this.removeFromLeaf(leaf, slot);
     this.idSlot[id] = -1;
     this._size--;
     if (collapseAt >= 0) this.collapse(collapseAt);
+    // Only a root that has grown can shrink.
+    if (nb[0] !== ib.minX || nb[1] !== ib.minY || nb[2] !== ib.maxX || nb[3] !== ib.maxY)
+      this.shrinkRoot(edge);
     return true;
   }
 
@@ -1435,6 +1471,7 @@ export class PointQuadtree {
     const b = this.initialBounds;
     this.nodeTop = 1;
     this.freeGroup = -1;
+    this.refitted = false;
     this.nodeBounds[0] = b.minX;
     this.nodeBounds[1] = b.minY;
     this.nodeBounds[2] = b.maxX;
@@ -1907,7 +1944,12 @@ export class PointQuadtree {
     const target = new Float64Array(4);
     target.set(nb.subarray(0, 4));
     if (!growToCover(target, x, y)) {
-      throw new RangeError(`${NAME}: the root cannot grow to cover (${x}, ${y}): coordinates too large`);
+      // Doubling would overflow: a root that just covers every item, the point and the constructor's
+      // bounds (throws, changing nothing, if even that is not finite).
+      target[0] = target[2] = x;
+      target[1] = target[3] = y;
+      this.rebuild(target);
+      return;
     }
     let edgeItems = false;
     while (!(x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3])) {
@@ -1976,7 +2018,7 @@ export class PointQuadtree {
   }
 
   /** Rebuilds the whole tree from its items with the current root bounds (same shape, compact pool). */
-  private rebuild(): void {
+  private rebuild(cover?: Float64Array): void {
     const n = this._size;
     const ids = new Int32Array(n);
     const xs = new Float64Array(n);
@@ -1997,7 +2039,147 @@ export class PointQuadtree {
         ys[j] = this.pool.xy[(i << 1) + 1];
       }
     }
+    if (cover) {
+      // The new root: the extent of the items, `cover` and the constructor's bounds (checked first).
+      const ib = this.initialBounds;
+      let minX = Math.min(cover[0], ib.minX);
+      let minY = Math.min(cover[1], ib.minY);
+      let maxX = Math.max(cover[2], ib.maxX);
+      let maxY = Math.max(cover[3], ib.maxY);
+      for (let i = 0; i < n; i++) {
+        minX = Math.min(minX, xs[i]);
+        maxX = Math.max(maxX, xs[i]);
+        minY = Math.min(minY, ys[i]);
+        maxY = Math.max(maxY, ys[i]);
+      }
+      checkExtent(minX, minY, maxX, maxY);
+      this.refitted = true;
+      const nb = this.nodeBounds;
+      nb[0] = minX;
+      nb[1] = minY;
+      nb[2] = maxX;
+      nb[3] = maxY;
+    }
     this.build(ids, xs, ys, n);
+    this._version++;
+    this.syncLoose();
+  }
+
+  /**
+   * Undoes growth the items no longer need (after a remove): while the root's items all lie in one child
+   * that still contains the constructor's bounds, that child becomes the root (the exact inverse of a
+   * doubling, so the nodes below are those a fresh tree would have; strict leaves only: with looseness an
+   * item may stray outside that child). A root leaf, or a root set by a refit (growth that doubling could
+   * not reach), is set to the smallest doubling of the constructor's bounds that covers every item, when
+   * that is smaller: O(items) then, rare. The root never shrinks below the constructor's bounds.
+   */
+  private shrinkRoot(edge: boolean): void {
+    const nb = this.nodeBounds;
+    const ib = this.initialBounds;
+    let changed = false;
+    // A refitted root is the items' extent: it can shrink only when an item on its edge left.
+    if (this.refitted) changed = edge && this.refitDown();
+    for (; !this.refitted; ) {
+      if (nb[0] === ib.minX && nb[1] === ib.minY && nb[2] === ib.maxX && nb[3] === ib.maxY) break;
+      const g = this.nodeChild[0];
+      let only = -1;
+      if (g >= 0) {
+        for (let k = g; k < g + 4; k++) {
+          if (this.nodeCount[k] === 0) continue;
+          only = only === -1 ? k : -2;
+        }
+        if (only === -2) break;
+      }
+      const b = only << 2;
+      if (
+        only >= 0 &&
+        this.looseness === 0 &&
+        nb[b] <= ib.minX &&
+        nb[b + 1] <= ib.minY &&
+        nb[b + 2] >= ib.maxX &&
+        nb[b + 3] >= ib.maxY
+      ) {
+        this.promote(g, only);
+        changed = true;
+        continue;
+      }
+      if (g < 0 && this.refitDown()) changed = true;
+      break;
+    }
+    if (changed) {
+      this._version++;
+      this.syncLoose();
+    }
+  }
+
+  /** Makes child `k` (of the root's group `g`) the root; the other three children are empty. */
+  private promote(g: number, k: number): void {
+    const nb = this.nodeBounds;
+    const b = k << 2;
+    for (let i = 0; i < 4; i++) nb[i] = nb[b + i];
+    const c = this.nodeChild[k];
+    this.nodeChild[0] = c;
+    this.nodeCount[0] = this.nodeCount[k];
+    if (c >= 0) {
+      this.groupParent[(c - 1) >> 2] = 0;
+    } else {
+      const s = this.nodeStart[k];
+      this.nodeStart[0] = s;
+      this.nodeCap[0] = this.nodeCap[k];
+      const ids = this.pool.ids;
+      for (let i = s; i < s + this.nodeCount[k]; i++) this.idLeaf[ids[i]] = 0;
+      this.nodeCap[k] = 0;
+    }
+    for (let j = g; j < g + 4; j++) {
+      if (j !== k && this.nodeChild[j] < 0 && this.nodeStart[j] >= 0)
+        this.pool.free(this.nodeStart[j], this.nodeCap[j]);
+    }
+    this.nodeChild[g] = this.freeGroup;
+    this.freeGroup = g;
+  }
+
+  /**
+   * Sets the root to the smallest doubling of the constructor's bounds that covers every item, if that is
+   * smaller than the root; rebuilds when the root is not a leaf. Returns whether the root changed. O(n).
+   */
+  private refitDown(): boolean {
+    const nb = this.nodeBounds;
+    const ib = this.initialBounds;
+    const t = this.probe;
+    t[0] = ib.minX;
+    t[1] = ib.minY;
+    t[2] = ib.maxX;
+    t[3] = ib.maxY;
+    const xy = this.pool.xy;
+    const work = this.work;
+    let sp = 0;
+    work[sp++] = 0;
+    let stack = work;
+    while (sp > 0) {
+      const m = stack[--sp];
+      const c = this.nodeChild[m];
+      if (c >= 0) {
+        if (sp + 4 > stack.length) {
+          stack = growInt32(stack, sp + 4);
+          this.work = stack;
+        }
+        for (let k = c; k < c + 4; k++) if (this.nodeCount[k] > 0) stack[sp++] = k;
+        continue;
+      }
+      const s = this.nodeStart[m];
+      for (let i = s; i < s + this.nodeCount[m]; i++) {
+        if (!growToCover(t, xy[i << 1], xy[(i << 1) + 1])) return false;
+      }
+    }
+    if (t[2] - t[0] >= nb[2] - nb[0] && t[3] - t[1] >= nb[3] - nb[1]) return false;
+    this.refitted = false;
+    if (this.nodeChild[0] < 0) {
+      for (let i = 0; i < 4; i++) nb[i] = t[i];
+      return true;
+    }
+    for (let i = 0; i < 4; i++) nb[i] = t[i];
+    this.rebuild();
+    return true;
   }
 
   /**
@@ -2095,6 +2277,16 @@ function rectDist2(nb: Float64Array, n: number, x: number, y: number, s: number)
   const dx = (x < nb[b] ? nb[b] - x : x > nb[b + 2] ? x - nb[b + 2] : 0) * s;
   const dy = (y < nb[b + 1] ? nb[b + 1] - y : y > nb[b + 3] ? y - nb[b + 3] : 0) * s;
   return dx * dx + dy * dy;
+}
+
+/** Throws (naming the extent) if a root spanning minX..maxX, minY..maxY would not have a finite size. */
+function checkExtent(minX: number, minY: number, maxX: number, maxY: number): void {
+  if (!(Number.isFinite(maxX - minX) && Number.isFinite(maxY - minY))) {
+    throw new RangeError(
+      `${NAME}: the points span x ${minX} .. ${maxX}, y ${minY} .. ${maxY}: ` +
+        'a root that wide or deep is not a finite number of units across',
+    );
+  }
 }
 
 /** Doubles `b` (minX, minY, maxX, maxY) towards (x, y) until it covers it; false if it would overflow. */

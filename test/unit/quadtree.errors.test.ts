@@ -56,17 +56,10 @@ describe('bad input: a clear error and nothing changed', () => {
     ['insert with a fractional id', (t) => t.insert(1.5, 1, 1), RangeError, /got 1.5/],
     ['insert with a NaN id', (t) => t.insert(Number.NaN, 1, 1), RangeError, /got NaN/],
     ['insert above MAX_ID', (t) => t.insert(PointQuadtree.MAX_ID + 1, 1, 1), RangeError, /33554431/],
-    [
-      'insert so far out the root would overflow',
-      (t) => t.insert(100, 1.7e308, 1),
-      RangeError,
-      /cannot grow/,
-    ],
     ['move of an absent id', (t) => t.move(100, 1, 1), Error, /cannot move id 100: it is not in the tree/],
     ['move with a negative id', (t) => t.move(-2, 1, 1), RangeError, /got -2/],
     ['move with NaN y', (t) => t.move(3, 1, Number.NaN), RangeError, /y must be a finite number, got NaN/],
     ['move with Infinity x', (t) => t.move(3, Infinity, 1), RangeError, /x must be .* got Infinity/],
-    ['move so far out the root would overflow', (t) => t.move(3, -1.7e308, 1), RangeError, /cannot grow/],
     ['remove with a fractional id', (t) => t.remove(0.5), RangeError, /got 0.5/],
     ['remove with a negative id', (t) => t.remove(-1), RangeError, /got -1/],
     ['remove above MAX_ID', (t) => t.remove(PointQuadtree.MAX_ID + 1), RangeError, /33554431/],
@@ -352,4 +345,77 @@ describe('output buffers that cannot hold every id are rejected (issue 12)', () 
       throwsAndKeeps((t) => t.queryPairsInto(5, o, new Int32Array(64)), TypeError, /outA must be/);
     });
   }
+});
+
+describe('far points (issue 12, item 2): the root covers any finite extent and shrinks back', () => {
+  it('insert(1, 1e308, 50) then insert(2, -1, 50) works (doubling would overflow: the root is refitted)', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    tree.insert(1, 1e308, 50);
+    tree.insert(2, -1, 50);
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(-2, 0, 1e308, 100))).toEqual([1, 2]);
+    expect(tree.queryCircle(-1, 50, 0)).toEqual([2]);
+    expect(tree.nearest(1e308, 50)).toEqual([1]);
+    for (let i = 3; i < 60; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    checkInvariants(tree);
+    // When the far point leaves, the root comes back to a doubling of the constructor's bounds.
+    tree.remove(1);
+    checkInvariants(tree);
+    expect(tree.bounds.maxX).toBeLessThan(1000);
+    expect(tree.bounds.minX).toBeGreaterThanOrEqual(-1000);
+    expect(sorted(tree.queryRect(-2, 0, 100, 100))).toHaveLength(58);
+  });
+
+  it('a root grown by doubling shrinks back to the constructor bounds when the stray is removed', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    const before = tree.stats();
+    tree.insert(100, 1e6, -3e5);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    checkInvariants(tree);
+    tree.remove(100);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(tree.stats()).toEqual(before);
+  });
+
+  it('from() with points whose doubling would overflow builds a root that covers them', () => {
+    const tree = PointQuadtree.from({ bounds }, [0, 1, 2], [1.7e308, -1, 50], [1, 2, 3]);
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(-1, 0, 1.7e308, 5))).toEqual([0, 1, 2]);
+  });
+
+  const far: [string, (t: PointQuadtree) => unknown][] = [
+    ['insert', (t) => t.insert(200, -1.7e308, 1)],
+    ['move', (t) => t.move(3, -1.7e308, 1)],
+    [
+      'moveAll',
+      (t) => {
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (let i = 0; i < 101; i++) {
+          xs.push(t.has(i) ? (i === 3 ? -1.7e308 : (i * 37) % 100) : 0);
+          ys.push((i * 53) % 100);
+        }
+        xs[100] = 1.7e308;
+        t.moveAll(xs, ys);
+      },
+    ],
+  ];
+  for (const [what, bad] of far) {
+    it(`${what} past a finite extent: RangeError naming the extent, tree unchanged`, () => {
+      const tree = populated();
+      tree.insert(100, 1.7e308, 1);
+      checkInvariants(tree);
+      const before = fingerprint(tree);
+      expect(() => bad(tree)).toThrow(/^PointQuadtree: .*the points span x -1\.7e\+308 \.\. 1\.7e\+308/);
+      checkInvariants(tree);
+      expect(fingerprint(tree)).toEqual(before);
+    });
+  }
+  it('from() past a finite extent: RangeError naming the extent', () => {
+    expect(() => PointQuadtree.from({ bounds }, [0, 1], [1.7e308, -1.7e308], [1, 2])).toThrow(
+      /the points span x -1\.7e\+308 \.\. 1\.7e\+308/,
+    );
+  });
 });

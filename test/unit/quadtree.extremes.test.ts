@@ -98,3 +98,65 @@ describe('seeded: every magnitude from 1e-300 to 1e300 against Math.hypot', () =
     });
   }
 });
+
+describe('seeded: far strays come and go; the root grows, refits and shrinks (issue 12, item 2)', () => {
+  for (const [seed, looseness] of [
+    [11, 0],
+    [12, 0],
+    [13, 2],
+  ] as const) {
+    it(`seed ${seed}, looseness ${looseness}: inserts, removes, moves and moveAll against brute force`, () => {
+      const random = mulberry32(seed);
+      const tree = new PointQuadtree({ bounds, maxItems: 3, looseness });
+      const at = new Map<number, [number, number]>();
+      const far = () => (random() < 0.5 ? -1 : 1) * 10 ** (random() * 308);
+      const near = () => random() * 100;
+      const point = (): [number, number] =>
+        random() < 0.1 ? [far(), near()] : [near(), random() < 0.1 ? far() : near()];
+      const xs = new Float64Array(80);
+      const ys = new Float64Array(80);
+      for (let step = 0; step < 1500; step++) {
+        const id = Math.floor(random() * 80);
+        const op = random();
+        try {
+          if (op < 0.45) {
+            const [x, y] = point();
+            if (at.has(id)) tree.move(id, x, y);
+            else tree.insert(id, x, y);
+            at.set(id, [x, y]);
+          } else if (op < 0.9) {
+            expect(tree.remove(id)).toBe(at.delete(id));
+          } else {
+            for (let i = 0; i < 80; i++) {
+              const p = at.has(i) && random() < 0.3 ? point() : (at.get(i) ?? [0, 0]);
+              xs[i] = p[0];
+              ys[i] = p[1];
+            }
+            tree.moveAll(xs, ys);
+            for (const i of at.keys()) at.set(i, [xs[i], ys[i]]);
+          }
+        } catch (e) {
+          // Only a real overflow may throw: points at both ends of the doubles. The tree is unchanged then.
+          expect(String(e)).toMatch(/the points span/);
+        }
+        checkInvariants(tree);
+        expect(tree.size).toBe(at.size);
+        if (step % 10 === 0) {
+          const got = tree.queryRect(-Number.MAX_VALUE, -Number.MAX_VALUE, Number.MAX_VALUE, 100);
+          const want = [...at].filter(([, [, y]]) => y <= 100).map(([i]) => i);
+          expect(got.sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
+          const wantNear = [...at]
+            .filter(([, [x, y]]) => x >= 0 && x <= 100 && y >= 0 && y <= 100)
+            .map(([i]) => i);
+          expect(tree.queryRect(0, 0, 100, 100).sort((a, b) => a - b)).toEqual(
+            wantNear.sort((a, b) => a - b),
+          );
+        }
+        // With no strays left, a strict tree is back to its constructor bounds.
+        if (looseness === 0 && [...at.values()].every(([x, y]) => x >= 0 && x <= 100 && y >= 0 && y <= 100)) {
+          if (op >= 0.45 && op < 0.9) expect(tree.bounds).toEqual(bounds);
+        }
+      }
+    });
+  }
+});

@@ -277,10 +277,21 @@ describe('PointQuadtree.moveAll errors', () => {
     unchanged(tree, before);
   });
 
-  it('a point too far out for the root to grow to is a RangeError; nothing moves', () => {
+  it('points too far apart for any finite root are a RangeError naming the extent; nothing moves', () => {
     const { tree, before, xs, ys } = setup();
     xs[3] = 1.7e308;
-    expect(() => tree.moveAll(xs, ys)).toThrow(/PointQuadtree: the root cannot grow to cover .*\(id 3\)/);
+    xs[6] = -1.7e308;
+    expect(() => tree.moveAll(xs, ys)).toThrow(
+      /PointQuadtree: the points span x -1\.7e\+308 \.\. 1\.7e\+308/,
+    );
     unchanged(tree, before);
+  });
+
+  it('a point past where doubling overflows, but within a finite extent, moves (the root is refitted)', () => {
+    const { tree, xs, ys } = setup();
+    xs[3] = 1.7e308;
+    tree.moveAll(xs, ys);
+    checkInvariants(tree);
+    expect(tree.queryCircle(1.7e308, ys[3], 0)).toEqual([3]);
   });
 });
