@@ -32,6 +32,7 @@
  * `from` builds directly.
  */
 
+import { distanceScale } from './distance';
 import { NearestK, NodeQueue } from './heap';
 import { ItemPool } from './ItemPool';
 import { OUT_OF_ROOM, PairJoin } from './pairs';
@@ -174,22 +175,6 @@ export const CIRCLE_APART = 0;
 export const CIRCLE_OVERLAPS = 1;
 /** Rectangle `k` lies wholly inside the circle: every item below is found without a test. */
 export const CIRCLE_COVERS = 2;
-
-/**
- * The factor that circle tests at this radius multiply every difference by, so that squared distances
- * neither overflow nor underflow: 1 wherever `radius * radius` is a finite number well inside the normal
- * range (radius from about 1e-144 to 1.3e154), so the rule is the plain `dx * dx + dy * dy <= r * r`;
- * otherwise a power of two that brings `radius * s` near 1 (exact: scaling by a power of two rounds
- * nothing). A difference that overflows is Infinity, past any finite radius, so it is still right. For
- * radius 0 a factor so large that any non-zero difference stays non-zero when squared: radius 0 finds
- * exactly the points at the centre.
- */
-export function distanceScale(radius: number): number {
-  const r2 = radius * radius;
-  if (r2 >= 2 ** -960 && r2 < Infinity) return 1;
-  if (radius === 0) return 2 ** 1023;
-  return Math.min(2 ** 1023, 2 ** -Math.floor(Math.log2(radius)));
-}
 
 /**
  * How the closed disc at (x, y) meets rectangle `k` of `r`: the pruning rule of circle queries (and of
@@ -956,9 +941,9 @@ export class PointQuadtree {
     if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
     checkIdArray('outA', outA);
     checkIdArray('outB', outB);
-    const found = this.joinPairs(radius * radius, outA, outB);
+    const found = this.joinPairs(radius, outA, outB);
     if (found !== OUT_OF_ROOM) return found;
-    const needed = this.pairsInBuffers(radius * radius, this.pairing);
+    const needed = this.pairsInBuffers(radius, this.pairing);
     throw new RangeError(
       `${NAME}: outA and outB (length ${Math.min(outA.length, outB.length)}) are too small for the ` +
         `${needed} pairs within radius ${describe(radius)}; give them length >= ${needed}`,
@@ -976,7 +961,7 @@ export class PointQuadtree {
     if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
     // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
     const nested = this.pairing;
-    const n = this.pairsInBuffers(radius * radius, nested);
+    const n = this.pairsInBuffers(radius, nested);
     const a = nested ? this.nestedPairA : this.pairA;
     const b = nested ? this.nestedPairB : this.pairB;
     const version = this._version;
@@ -994,7 +979,7 @@ export class PointQuadtree {
   }
 
   /** The pair join into outA / outB; OUT_OF_ROOM when they are too short. */
-  private joinPairs(r2: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
+  private joinPairs(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
     if (this._size < 2) return 0;
     const pool = this.pool;
     return this.pairJoin.run(
@@ -1004,21 +989,21 @@ export class PointQuadtree {
       this.nodeStart,
       pool.xy,
       pool.ids,
-      r2,
+      radius,
       outA,
       outB,
     );
   }
 
-  /** Every pair within sqrt(r2) into the tree's own pair buffers (grown as needed); returns the count. */
-  private pairsInBuffers(r2: number, nested: boolean): number {
+  /** Every pair within `radius` into the tree's own pair buffers (grown as needed); returns the count. */
+  private pairsInBuffers(radius: number, nested: boolean): number {
     let a = nested ? new Int32Array(64) : this.pairA;
     let b = nested ? new Int32Array(64) : this.pairB;
-    let found = this.joinPairs(r2, a, b);
+    let found = this.joinPairs(radius, a, b);
     while (found === OUT_OF_ROOM) {
       a = new Int32Array(a.length * 4);
       b = new Int32Array(b.length * 4);
-      found = this.joinPairs(r2, a, b);
+      found = this.joinPairs(radius, a, b);
     }
     if (nested) {
       this.nestedPairA = a;

@@ -10,12 +10,14 @@
  * which hold every item of the subtree, so the answer is exact with looseness too.
  */
 
-/** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap). */
-function gap2(r: Float64Array, a: number, b: number): number {
+import { distanceScale } from './distance';
+
+/** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap), differences times s. */
+function gap2(r: Float64Array, a: number, b: number, s: number): number {
   const pa = a << 2;
   const pb = b << 2;
-  const dx = Math.max(0, r[pb] - r[pa + 2], r[pa] - r[pb + 2]);
-  const dy = Math.max(0, r[pb + 1] - r[pa + 3], r[pa + 1] - r[pb + 3]);
+  const dx = Math.max(0, r[pb] - r[pa + 2], r[pa] - r[pb + 2]) * s;
+  const dy = Math.max(0, r[pb + 1] - r[pa + 3], r[pa + 1] - r[pb + 3]) * s;
   return dx * dx + dy * dy;
 }
 
@@ -27,7 +29,7 @@ export class PairJoin {
   private stack: Int32Array = new Int32Array(256);
 
   /**
-   * Writes every unordered pair of distinct items within `r2` (squared radius, closed) into outA / outB
+   * Writes every unordered pair of distinct items within `radius` (closed) into outA / outB
    * (ids) and returns the count, or {@link OUT_OF_ROOM} when they would not fit (the outputs' contents are
    * then unspecified). Fewer than two items: 0. The arrays are the tree's (layout: PointQuadtree.ts):
    * `rect` the loose rectangles (stride 4), `child`, `count`, `start` per node, `xy` and `ids` per slot.
@@ -39,15 +41,18 @@ export class PairJoin {
     start: Int32Array,
     xy: Float64Array,
     ids: Int32Array,
-    r2: number,
+    radius: number,
     outA: Int32Array | Uint32Array,
     outB: Int32Array | Uint32Array,
   ): number {
     const cap = Math.min(outA.length, outB.length);
+    // Every difference times s (1 at ordinary radii, see distanceScale): squares cannot overflow or underflow.
+    const s = distanceScale(radius);
+    const r2 = radius * s * (radius * s);
     // Write every candidate and step past the hits only (no branch to mispredict) where about a third or
     // more of the candidates are hits: where the circle of radius r covers a third of the leaf's area.
     // Where hits are rare, a predicted branch costs less than the stores.
-    const dense = 3 * Math.PI * r2;
+    const dense = (3 * Math.PI * r2) / (s * s);
     let stack = this.stack;
     let found = 0;
     if (count[0] < 2) return 0;
@@ -61,18 +66,18 @@ export class PairJoin {
       if (a === b) {
         if (ca < 0) {
           // One leaf with itself: i < j.
-          const s = start[a];
-          const e = s + count[a];
-          const m = e - s;
+          const sa = start[a];
+          const e = sa + count[a];
+          const m = e - sa;
           if (area(rect, a) < dense && found + ((m * (m - 1)) >> 1) <= cap) {
             // Room for every pair: write each and step past the hits only (no branch to mispredict).
-            for (let i = s; i < e - 1; i++) {
+            for (let i = sa; i < e - 1; i++) {
               const x = xy[i << 1];
               const y = xy[(i << 1) + 1];
               const id = ids[i];
               for (let j = i + 1; j < e; j++) {
-                const dx = xy[j << 1] - x;
-                const dy = xy[(j << 1) + 1] - y;
+                const dx = (xy[j << 1] - x) * s;
+                const dy = (xy[(j << 1) + 1] - y) * s;
                 outA[found] = id;
                 outB[found] = ids[j];
                 found += +(dx * dx + dy * dy <= r2);
@@ -80,13 +85,13 @@ export class PairJoin {
             }
             continue;
           }
-          for (let i = s; i < e - 1; i++) {
+          for (let i = sa; i < e - 1; i++) {
             const x = xy[i << 1];
             const y = xy[(i << 1) + 1];
             const id = ids[i];
             for (let j = i + 1; j < e; j++) {
-              const dx = xy[j << 1] - x;
-              const dy = xy[(j << 1) + 1] - y;
+              const dx = (xy[j << 1] - x) * s;
+              const dy = (xy[(j << 1) + 1] - y) * s;
               if (dx * dx + dy * dy <= r2) {
                 if (found === cap) return OUT_OF_ROOM;
                 outA[found] = id;
@@ -104,7 +109,7 @@ export class PairJoin {
             stack[sp++] = i;
           }
           for (let j = i + 1; j < ca + 4; j++) {
-            if (count[j] === 0 || gap2(rect, i, j) > r2) continue;
+            if (count[j] === 0 || gap2(rect, i, j, s) > r2) continue;
             stack[sp++] = i;
             stack[sp++] = j;
           }
@@ -124,7 +129,7 @@ export class PairJoin {
         const bMaxX = rect[pb + 2];
         const bMaxY = rect[pb + 3];
         if (area(rect, b) < dense && found + (ea - sa) * (eb - sb) <= cap) {
-          if (far2(rect, a, b) <= r2) {
+          if (far2(rect, a, b, s) <= r2) {
             // Every item of a is within reach of every item of b: no distance to compute.
             for (let i = sa; i < ea; i++) {
               const id = ids[i];
@@ -139,13 +144,13 @@ export class PairJoin {
             const x = xy[i << 1];
             const y = xy[(i << 1) + 1];
             // Skip an item whose own distance to b's rectangle is already too far.
-            const gx = x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0;
-            const gy = y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0;
+            const gx = (x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0) * s;
+            const gy = (y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0) * s;
             if (gx * gx + gy * gy > r2) continue;
             const id = ids[i];
             for (let j = sb; j < eb; j++) {
-              const dx = xy[j << 1] - x;
-              const dy = xy[(j << 1) + 1] - y;
+              const dx = (xy[j << 1] - x) * s;
+              const dy = (xy[(j << 1) + 1] - y) * s;
               outA[found] = id;
               outB[found] = ids[j];
               found += +(dx * dx + dy * dy <= r2);
@@ -156,13 +161,13 @@ export class PairJoin {
         for (let i = sa; i < ea; i++) {
           const x = xy[i << 1];
           const y = xy[(i << 1) + 1];
-          const gx = x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0;
-          const gy = y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0;
+          const gx = (x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0) * s;
+          const gy = (y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0) * s;
           if (gx * gx + gy * gy > r2) continue;
           const id = ids[i];
           for (let j = sb; j < eb; j++) {
-            const dx = xy[j << 1] - x;
-            const dy = xy[(j << 1) + 1] - y;
+            const dx = (xy[j << 1] - x) * s;
+            const dy = (xy[(j << 1) + 1] - y) * s;
             if (dx * dx + dy * dy <= r2) {
               if (found === cap) return OUT_OF_ROOM;
               outA[found] = id;
@@ -182,7 +187,7 @@ export class PairJoin {
       const c = child[split];
       if (sp + 8 > stack.length) stack = this.grow(sp + 8);
       for (let k = c; k < c + 4; k++) {
-        if (count[k] === 0 || gap2(rect, k, other) > r2) continue;
+        if (count[k] === 0 || gap2(rect, k, other, s) > r2) continue;
         stack[sp++] = k;
         stack[sp++] = other;
       }
@@ -198,12 +203,12 @@ export class PairJoin {
   }
 }
 
-/** Squared largest distance between a point of node a's rectangle and a point of node b's. */
-function far2(r: Float64Array, a: number, b: number): number {
+/** Squared largest distance between a point of node a's rectangle and a point of node b's, times s². */
+function far2(r: Float64Array, a: number, b: number, s: number): number {
   const pa = a << 2;
   const pb = b << 2;
-  const dx = Math.max(r[pa + 2] - r[pb], r[pb + 2] - r[pa]);
-  const dy = Math.max(r[pa + 3] - r[pb + 1], r[pb + 3] - r[pa + 1]);
+  const dx = Math.max(r[pa + 2] - r[pb], r[pb + 2] - r[pa]) * s;
+  const dy = Math.max(r[pa + 3] - r[pb + 1], r[pb + 3] - r[pa + 1]) * s;
   return dx * dx + dy * dy;
 }
 
