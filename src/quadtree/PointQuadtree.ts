@@ -2237,15 +2237,18 @@ export class PointQuadtree {
       const e0 = o1;
       const e1 = o2;
       const e2 = o3;
-      for (let i = lo; i < hi; i++) {
-        const q = quad[i];
-        const to = q === 0 ? o0++ : q === 1 ? o1++ : q === 2 ? o2++ : o3++;
-        txy[to << 1] = xy[i << 1];
-        txy[(to << 1) + 1] = xy[(i << 1) + 1];
-        tid[to] = sid[i];
+      // All in one quadrant (common on clustered data, many levels deep): the order is already right.
+      if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
+        for (let i = lo; i < hi; i++) {
+          const q = quad[i];
+          const to = q === 0 ? o0++ : q === 1 ? o1++ : q === 2 ? o2++ : o3++;
+          txy[to << 1] = xy[i << 1];
+          txy[(to << 1) + 1] = xy[(i << 1) + 1];
+          tid[to] = sid[i];
+        }
+        xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
+        sid.set(tid.subarray(lo, hi), lo);
       }
-      xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
-      sid.set(tid.subarray(lo, hi), lo);
       work.push(g, lo, e0, g + 1, e0, e1, g + 2, e1, e2, g + 3, e2, hi);
     }
     // The node count is known now: drop the growth headroom (a bulk load is often the final size).
