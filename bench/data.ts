@@ -5,7 +5,7 @@
  * query centres and steps. Positions live in two `Float64Array`s (`xs`, `ys`); the id of point `i` is `i`.
  */
 
-import { gaussian, mulberry32 } from '../src/random';
+import { gaussian, mulberry32 } from '../src/sim/random';
 /** Side of the square world, in world units: points live in [0, WORLD] x [0, WORLD]. */
 export const WORLD = 1000;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Built } from '../../bench/contender';
 import { applySteps, makeCentres, makePoints, makeSteps, STEP_FRAMES, WORLD } from '../../bench/data';
 import { bruteCircle, Expectation, Mismatch } from '../../bench/verify';
-import { mulberry32 } from '../../src/random';
+import { mulberry32 } from '../../src/sim/random';
 
 /** A contender that answers by brute force, then lets `tamper` spoil the answer. */
 function fakeIndex(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NearestK, NodeQueue } from '../../src/quadtree/heap';
-import { mulberry32 } from '../../src/random';
+import { mulberry32 } from '../../src/sim/random';
 
 describe('NodeQueue (min-heap of nodes by distance)', () => {
   it('seed 1: pops 2,000 random entries in ascending distance, growing past its first size', () => {

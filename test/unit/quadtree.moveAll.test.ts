@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { mulberry32 } from '../../src/random';
+import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
 
 const WORLD = 100;

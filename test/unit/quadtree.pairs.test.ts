@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { gaussian, mulberry32 } from '../../src/random';
+import { gaussian, mulberry32 } from '../../src/sim/random';
 
 /** Every unordered pair {a, b} (a < b) of distinct ids within r, closed: the O(n²) oracle. */
 function brutePairs(points: Map<number, [number, number]>, r: number): string[] {

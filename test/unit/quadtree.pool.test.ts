@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classBelow, classCapacity, classFor, ItemPool } from '../../src/quadtree/ItemPool';
-import { mulberry32 } from '../../src/random';
+import { mulberry32 } from '../../src/sim/random';
 
 describe('ItemPool size classes', () => {
   it('capacities grow by about 1.5x: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64', () => {

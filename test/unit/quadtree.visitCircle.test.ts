@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { mulberry32 } from '../../src/random';
+import { mulberry32 } from '../../src/sim/random';
 import { BruteForce } from '../helpers/oracle';
 
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
