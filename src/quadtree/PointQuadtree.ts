@@ -2158,12 +2158,9 @@ export class PointQuadtree {
     }
     if (t[2] - t[0] >= nb[2] - nb[0] && t[3] - t[1] >= nb[3] - nb[1]) return false;
     this.refitted = false;
-    if (this.nodeChild[0] < 0) {
-      for (let i = 0; i < 4; i++) nb[i] = t[i];
-      return true;
-    }
     for (let i = 0; i < 4; i++) nb[i] = t[i];
-    this.rebuild();
+    // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
+    if (this.nodeChild[0] >= 0) this.rebuild();
     return true;
   }
 
