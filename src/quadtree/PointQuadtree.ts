@@ -489,9 +489,11 @@ export class PointQuadtree {
   }
 
   /**
-   * Adds `id` at (x, y). Points outside the root grow it. Amortised O(depth).
-   * @throws RangeError if `id` is not an integer from 0 to {@link PointQuadtree.MAX_ID}, or x or y is not
-   *   finite; Error if `id` is already in the tree.
+   * Adds `id` at (x, y). Points outside the root grow it (by doubling, or by a refit to the items' extent
+   * where doubling would overflow). Amortised O(depth).
+   * @throws TypeError if `id`, x or y is not a number; RangeError if `id` is not an integer from 0 to
+   *   {@link PointQuadtree.MAX_ID}, if x or y is not finite, or if the items' extent with (x, y) is not a
+   *   finite number of units across; Error if `id` is already in the tree.
    */
   insert(id: number, x: number, y: number): void {
     if (!(Number.isFinite(x) && Number.isFinite(y)) || this.has(id)) this.rejectInsert(id, x, y);
@@ -585,8 +587,9 @@ export class PointQuadtree {
    * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
    * @param ys - y of id i at index i.
    * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
-   *   tree, if a present id's coordinate is not finite (naming the id), or if the root would have to grow
-   *   past finite numbers.
+   *   tree, if a present id's coordinate is not finite (naming the id), or if the items' extent (old and
+   *   new positions) is not a finite number of units across; TypeError for a coordinate that is not a
+   *   number.
    */
   moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
     if (this._size === 0) return;
@@ -1919,7 +1922,8 @@ export class PointQuadtree {
   /**
    * Grows the root by doubling until it covers (x, y). The old root becomes one quadrant of the new one.
    * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
-   * @throws RangeError (before changing anything) if the root would have to grow past finite numbers.
+   * Where doubling would overflow, refits the root to the items' extent instead (see rebuild).
+   * @throws RangeError (before changing anything) if even that extent is not finite.
    */
   private growFor(p: Float64Array): void {
     const x = p[0];
