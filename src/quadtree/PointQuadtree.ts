@@ -309,7 +309,7 @@ export class PointQuadtree {
   private readonly arg = new Float64Array(6);
   /** growFor's rectangle probe (its own, so a query's shape in `arg` is never overwritten). */
   private readonly probe = new Float64Array(6);
-  /** compactPool's list of leaves (as long as the node arrays). */
+  /** A list of leaves: compactPool's (as long as the node arrays), leavesBelow's. */
   private leafList = new Int32Array(0);
   /** Split lines handed to initChildren by splitLeaf, build and growFor. */
   private readonly splitAt = new Float64Array(2);
@@ -525,7 +525,8 @@ export class PointQuadtree {
 
   /**
    * Moves `id` to (x, y). When the point stays in its leaf only its coordinates are rewritten; otherwise it
-   * is re-filed, with the same split and merge rules as remove + insert. Points outside the root grow it.
+   * is re-filed, with the same split and merge rules as remove + insert. Points outside the root grow it;
+   * a move that re-files its item may shrink a grown root again, as remove does.
    * @throws RangeError if `id` is not a valid id, or x or y is not finite; Error if `id` is not in the tree.
    */
   move(id: number, x: number, y: number): void {
@@ -536,6 +537,11 @@ export class PointQuadtree {
       const b = this.idLeaf[id] << 2;
       // Still inside the leaf's (loose) rectangle? (nodeLoose of the root is the root.)
       if (holds(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3], nb[2], nb[3])) {
+        // A root leaf or a refitted root may shrink as its items move (rare: see moveWithin).
+        if (b === 0 || this.refitted) {
+          this.moveWithin(slot, x, y);
+          return;
+        }
         this.pool.xy[slot << 1] = x;
         this.pool.xy[(slot << 1) + 1] = y;
         return;
@@ -567,14 +573,46 @@ export class PointQuadtree {
   private moveSlow(id: number, p: Float64Array): void {
     this.checkPresent(id);
     if (this.pool.compactDue) this.compactPool();
+    const edge = this.onRootEdge(this.idSlot[id]);
     this.growFor(p);
     this.refile(id, p);
+    // The item may have been the last one in a far quadrant.
+    if (this.isGrown()) this.shrinkRoot(edge);
+  }
+
+  /**
+   * move within the item's leaf when that leaf is the root or the root is refitted: writes the position,
+   * then shrinks a grown root that no longer needs its size (O(items in the root leaf), or O(items) for a
+   * refitted root when the item was on its edge).
+   */
+  private moveWithin(slot: number, x: number, y: number): void {
+    const edge = this.onRootEdge(slot);
+    this.pool.xy[slot << 1] = x;
+    this.pool.xy[(slot << 1) + 1] = y;
+    if (this.isGrown()) this.shrinkRoot(edge);
+  }
+
+  /** Whether the item in `slot` lies on the root's edge (a refitted root may shrink only when one leaves). */
+  private onRootEdge(slot: number): boolean {
+    const nb = this.nodeBounds;
+    const x = this.pool.xy[slot << 1];
+    const y = this.pool.xy[(slot << 1) + 1];
+    return x === nb[0] || x === nb[2] || y === nb[1] || y === nb[3];
+  }
+
+  /** Whether the root differs from the constructor's bounds (only then can it shrink). */
+  private isGrown(): boolean {
+    const nb = this.nodeBounds;
+    const ib = this.initialBounds;
+    return this.refitted || nb[0] !== ib.minX || nb[1] !== ib.minY || nb[2] !== ib.maxX || nb[3] !== ib.maxY;
   }
 
   /**
    * Moves every item at once: each id in the tree goes to (`xs[id]`, `ys[id]`); entries of ids not in the
    * tree are ignored (those ids stay absent). The result is the tree that calling {@link PointQuadtree.move}
-   * for each present id in increasing id order gives: the same root (it grows the same way), and with
+   * for each present id in increasing id order gives: the same root (it grows and shrinks the same way: when
+   * some point lies outside the root, or the root has grown and a stray may come back, it runs exactly
+   * those moves, one by one), and with
    * `looseness` 0 the same nodes (the shape depends only on the points and the root). With `looseness` > 0
    * an item stays in its leaf while it is inside the leaf's loose rectangle, as with move, but the splits
    * and merges happen after all the moves, so which leaf holds a straying item may differ from a sequence of
@@ -641,8 +679,13 @@ export class PointQuadtree {
         }
       }
     }
+    if (outside || (this.isGrown() && this.movesMayShrink(xs, ys))) {
+      // The root changes on the way (it grows, or shrinks as strays come back): move one by one, which
+      // is the definition of the result. Rare: only with points outside the constructor's bounds.
+      this.moveEach(xs, ys, maxId, outside);
+      return;
+    }
     if (this.pool.compactDue) this.compactPool();
-    if (outside) this.growForAll(xs, ys, maxId, this.arg);
     if (this.moveInPlace(xs, ys, maxId, this.arg) > 0) this.settle();
   }
 
@@ -653,38 +696,77 @@ export class PointQuadtree {
   }
 
   /**
-   * Grows the root as moving the present ids one by one in increasing id order would: first checks that
-   * it can (throws before changing anything otherwise), then grows.
+   * moveAll as a sequence of moves in increasing id order, after checking that none can throw: every
+   * intermediate extent lies within the extent of the old and new positions, which must be finite.
    */
-  private growForAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, p: Float64Array): void {
+  private moveEach(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, outside: boolean): void {
     const idSlot = this.idSlot;
-    const target = new Float64Array(4);
-    target.set(this.nodeBounds.subarray(0, 4));
-    let fits = true;
-    for (let id = 0; id <= maxId && fits; id++) {
-      if (idSlot[id] >= 0) fits = growToCover(target, xs[id], ys[id]);
-    }
-    if (!fits) {
-      // Doubling would overflow: refit the root to cover the items where they are and where they go
-      // (rebuild throws, naming the extent, before changing anything if that is not finite).
-      target[0] = target[1] = Infinity;
-      target[2] = target[3] = -Infinity;
+    if (outside) {
+      const ib = this.initialBounds;
+      const xy = this.pool.xy;
+      let minX = ib.minX;
+      let minY = ib.minY;
+      let maxX = ib.maxX;
+      let maxY = ib.maxY;
       for (let id = 0; id <= maxId; id++) {
-        if (idSlot[id] < 0) continue;
-        target[0] = Math.min(target[0], xs[id]);
-        target[1] = Math.min(target[1], ys[id]);
-        target[2] = Math.max(target[2], xs[id]);
-        target[3] = Math.max(target[3], ys[id]);
+        const slot = idSlot[id];
+        if (slot < 0) continue;
+        minX = Math.min(minX, xs[id], xy[slot << 1]);
+        minY = Math.min(minY, ys[id], xy[(slot << 1) + 1]);
+        maxX = Math.max(maxX, xs[id], xy[slot << 1]);
+        maxY = Math.max(maxY, ys[id], xy[(slot << 1) + 1]);
       }
-      this.rebuild(target);
-      return;
+      checkExtent(minX, minY, maxX, maxY);
     }
-    for (let id = 0; id <= maxId; id++) {
-      if (idSlot[id] < 0) continue;
-      p[0] = xs[id];
-      p[1] = ys[id];
-      this.growFor(p);
+    for (let id = 0; id <= maxId; id++) if (idSlot[id] >= 0) this.move(id, xs[id], ys[id]);
+  }
+
+  /**
+   * Whether moving the present ids one by one could shrink the (grown) root on the way. A root leaf or a
+   * refitted root may. An inner root shrinks only when every item lies in its child that contains the
+   * constructor's bounds, so not while an item filed in another child stays outside that child both
+   * before and after its move. The items in the other children are the few strays: only they are looked
+   * at (a loose item of the home child outside it is not, so the answer may be a needless yes).
+   */
+  private movesMayShrink(xs: ArrayLike<number>, ys: ArrayLike<number>): boolean {
+    const g = this.nodeChild[0];
+    if (this.refitted || g < 0) return true;
+    const nb = this.nodeBounds;
+    const ib = this.initialBounds;
+    let home = -1;
+    for (let k = g; k < g + 4; k++) {
+      const b = k << 2;
+      if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY) home = k;
     }
+    if (home < 0) return false;
+    const h = home << 2;
+    const hMinX = nb[h];
+    const hMinY = nb[h + 1];
+    const hMaxX = nb[h + 2];
+    const hMaxY = nb[h + 3];
+    const xy = this.pool.xy;
+    const ids = this.pool.ids;
+    const leaves = this.leavesBelow(g, home);
+    const list = this.leafList;
+    for (let j = 0; j < leaves; j++) {
+      const s = this.nodeStart[list[j]];
+      for (let i = s; i < s + this.nodeCount[list[j]]; i++) {
+        const id = ids[i];
+        const nx = xs[id];
+        const ny = ys[id];
+        if (
+          !(
+            xy[i << 1] >= hMinX &&
+            xy[i << 1] <= hMaxX &&
+            xy[(i << 1) + 1] >= hMinY &&
+            xy[(i << 1) + 1] <= hMaxY
+          ) &&
+          !(nx >= hMinX && nx <= hMaxX && ny >= hMinY && ny <= hMaxY)
+        )
+          return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -796,7 +878,8 @@ export class PointQuadtree {
   }
 
   /**
-   * Removes `id`. Inner nodes left with `maxItems` or fewer items below them collapse into leaves.
+   * Removes `id`. Inner nodes left with `maxItems` or fewer items below them collapse into leaves. A grown
+   * root shrinks back toward the constructor's bounds while the remaining items allow it.
    * @returns false if `id` was not in the tree.
    * @throws RangeError if `id` is not an integer from 0 to {@link PointQuadtree.MAX_ID}.
    */
@@ -1594,31 +1677,11 @@ export class PointQuadtree {
    * drops the free lists. Only called at the start of a public operation, when no slot index is held.
    */
   private compactPool(): void {
-    const child = this.nodeChild;
     const count = this.nodeCount;
     // Leaves reachable from the root that hold items; freed groups are skipped by walking the tree.
-    let stack = this.work;
-    let sp = 0;
-    stack[sp++] = 0;
     if (this.leafList.length < this.nodeTop) this.leafList = new Int32Array(this.nodeChild.length);
+    const nLeaves = this.leavesBelow(0, -1);
     const leaves = this.leafList;
-    let nLeaves = 0;
-    while (sp > 0) {
-      const n = stack[--sp];
-      const c = child[n];
-      if (c < 0) {
-        if (count[n] > 0) leaves[nLeaves++] = n;
-        continue;
-      }
-      if (sp + 4 > stack.length) {
-        stack = growInt32(stack, sp + 4);
-        this.work = stack;
-      }
-      stack[sp++] = c;
-      stack[sp++] = c + 1;
-      stack[sp++] = c + 2;
-      stack[sp++] = c + 3;
-    }
     this.pool.compact(leaves, nLeaves, this.nodeStart, this.nodeCap, count, this.idSlot);
   }
 
@@ -2055,50 +2118,134 @@ export class PointQuadtree {
   }
 
   /**
-   * Undoes growth the items no longer need (after a remove): while the root's items all lie in one child
-   * that still contains the constructor's bounds, that child becomes the root (the exact inverse of a
-   * doubling, so the nodes below are those a fresh tree would have; strict leaves only: with looseness an
-   * item may stray outside that child). A root leaf, or a root set by a refit (growth that doubling could
+   * Undoes growth the items no longer need (after a remove or a move): while every item lies in the
+   * root's child that contains the constructor's bounds (closed rectangle, by position), that child
+   * becomes the root: the exact inverse of a doubling. When only that child holds items it is promoted
+   * with its nodes (O(1)); when items on its edge, or a loose item, sit in another child, the tree is
+   * rebuilt under it (O(items), rare). A root leaf, or a root set by a refit (growth that doubling could
    * not reach), is set to the smallest doubling of the constructor's bounds that covers every item, when
    * that is smaller: O(items) then, rare. The root never shrinks below the constructor's bounds.
    */
   private shrinkRoot(edge: boolean): void {
-    const nb = this.nodeBounds;
     const ib = this.initialBounds;
     let changed = false;
     // A refitted root is the items' extent: it can shrink only when an item on its edge left.
     if (this.refitted) changed = edge && this.refitDown();
-    for (; !this.refitted; ) {
-      if (nb[0] === ib.minX && nb[1] === ib.minY && nb[2] === ib.maxX && nb[3] === ib.maxY) break;
+    const nb = this.nodeBounds;
+    // While only the child that holds the constructor's bounds has items (strict leaves): promote it.
+    while (!this.refitted && this.nodeChild[0] >= 0 && this.looseness === 0) {
       const g = this.nodeChild[0];
-      let only = -1;
-      if (g >= 0) {
-        for (let k = g; k < g + 4; k++) {
-          if (this.nodeCount[k] === 0) continue;
-          only = only === -1 ? k : -2;
-        }
-        if (only === -2) break;
+      let home = -1;
+      let others = 0;
+      for (let k = g; k < g + 4; k++) {
+        const b = k << 2;
+        if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY)
+          home = k;
+        else others += this.nodeCount[k];
       }
-      const b = only << 2;
-      if (
-        only >= 0 &&
-        this.looseness === 0 &&
-        nb[b] <= ib.minX &&
-        nb[b + 1] <= ib.minY &&
-        nb[b + 2] >= ib.maxX &&
-        nb[b + 3] >= ib.maxY
-      ) {
-        this.promote(g, only);
+      if (home < 0 || others > 0) break;
+      this.promote(g, home);
+      changed = true;
+    }
+    if (!this.refitted && !this.isRoot(ib.minX, ib.minY, ib.maxX, ib.maxY)) {
+      if (this.nodeChild[0] < 0) {
+        if (this.refitDown()) changed = true;
+      } else if (this.halveToItems()) {
+        this.rebuild();
         changed = true;
-        continue;
       }
-      if (g < 0 && this.refitDown()) changed = true;
-      break;
     }
     if (changed) {
       this._version++;
       this.syncLoose();
     }
+  }
+
+  private isRoot(minX: number, minY: number, maxX: number, maxY: number): boolean {
+    const nb = this.nodeBounds;
+    return nb[0] === minX && nb[1] === minY && nb[2] === maxX && nb[3] === maxY;
+  }
+
+  /**
+   * When promotion cannot shrink an inner root (items on the home child's edge filed in its neighbours,
+   * loose items, or a root whose doublings rounded), halves the root's rectangle toward the constructor's
+   * bounds while every item stays inside, by position (each step's half, joined with the constructor's
+   * bounds; one under 1.5 times their size is taken as them). Sets the root's rectangle and returns true
+   * if it shrank; the caller rebuilds. While a stray is out the first check fails at once.
+   */
+  private halveToItems(): boolean {
+    const ib = this.initialBounds;
+    const cx = midpoint(ib.minX, ib.maxX);
+    const cy = midpoint(ib.minY, ib.maxY);
+    const t = this.probe;
+    const nb = this.nodeBounds;
+    for (let i = 0; i < 4; i++) t[i] = nb[i];
+    let shrank = false;
+    for (;;) {
+      const mx = midpoint(t[0], t[2]);
+      const my = midpoint(t[1], t[3]);
+      let minX = Math.min(cx < mx ? t[0] : mx, ib.minX);
+      let minY = Math.min(cy < my ? t[1] : my, ib.minY);
+      let maxX = Math.max(cx < mx ? mx : t[2], ib.maxX);
+      let maxY = Math.max(cy < my ? my : t[3], ib.maxY);
+      // Doublings of huge roots round, so halving them need not end exactly on the constructor's bounds.
+      if (maxX - minX < 1.5 * (ib.maxX - ib.minX) && maxY - minY < 1.5 * (ib.maxY - ib.minY)) {
+        if (this.allWithin(ib.minX, ib.minY, ib.maxX, ib.maxY)) {
+          minX = ib.minX;
+          minY = ib.minY;
+          maxX = ib.maxX;
+          maxY = ib.maxY;
+        }
+      }
+      if (!(maxX - minX < t[2] - t[0] || maxY - minY < t[3] - t[1])) break;
+      if (!this.allWithin(minX, minY, maxX, maxY)) break;
+      t[0] = minX;
+      t[1] = minY;
+      t[2] = maxX;
+      t[3] = maxY;
+      shrank = true;
+      if (minX === ib.minX && minY === ib.minY && maxX === ib.maxX && maxY === ib.maxY) break;
+    }
+    if (shrank) for (let i = 0; i < 4; i++) nb[i] = t[i];
+    return shrank;
+  }
+
+  /**
+   * Whether every item lies in the closed rectangle. Walks only the nodes whose (loose) rectangle reaches
+   * outside it, and stops at the first item found outside: while a stray is out that is soon.
+   */
+  private allWithin(minX: number, minY: number, maxX: number, maxY: number): boolean {
+    const lb = this.nodeLoose;
+    const xy = this.pool.xy;
+    let stack = this.work;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const m = stack[--sp];
+      if (this.nodeCount[m] === 0) continue;
+      const b = m << 2;
+      if (lb[b] >= minX && lb[b + 1] >= minY && lb[b + 2] <= maxX && lb[b + 3] <= maxY) continue;
+      if (lb[b] > maxX || lb[b + 2] < minX || lb[b + 1] > maxY || lb[b + 3] < minY) return false;
+      const c = this.nodeChild[m];
+      if (c >= 0) {
+        if (sp + 4 > stack.length) {
+          stack = growInt32(stack, sp + 4);
+          this.work = stack;
+        }
+        stack[sp++] = c;
+        stack[sp++] = c + 1;
+        stack[sp++] = c + 2;
+        stack[sp++] = c + 3;
+        continue;
+      }
+      const s = this.nodeStart[m];
+      for (let i = s; i < s + this.nodeCount[m]; i++) {
+        const x = xy[i << 1];
+        const y = xy[(i << 1) + 1];
+        if (!(x >= minX && x <= maxX && y >= minY && y <= maxY)) return false;
+      }
+    }
+    return true;
   }
 
   /** Makes child `k` (of the root's group `g`) the root; the other three children are empty. */
@@ -2128,6 +2275,34 @@ export class PointQuadtree {
   }
 
   /**
+   * Lists in `leafList` the non-empty leaves below node `first` (the root, 0) or below the group of four
+   * starting at `first` except node `skip`; returns how many. For the rare whole-tree scans.
+   */
+  private leavesBelow(first: number, skip: number): number {
+    let stack = this.work;
+    let sp = 0;
+    if (first === 0) stack[sp++] = 0;
+    else for (let k = first; k < first + 4; k++) if (k !== skip) stack[sp++] = k;
+    let n = 0;
+    while (sp > 0) {
+      const m = stack[--sp];
+      if (this.nodeCount[m] === 0) continue;
+      const c = this.nodeChild[m];
+      if (c < 0) {
+        if (n === this.leafList.length) this.leafList = growInt32(this.leafList, n + 1);
+        this.leafList[n++] = m;
+        continue;
+      }
+      if (sp + 4 > stack.length) {
+        stack = growInt32(stack, sp + 4);
+        this.work = stack;
+      }
+      for (let k = c; k < c + 4; k++) stack[sp++] = k;
+    }
+    return n;
+  }
+
+  /**
    * Sets the root to the smallest doubling of the constructor's bounds that covers every item, if that is
    * smaller than the root; rebuilds when the root is not a leaf. Returns whether the root changed. O(n).
    */
@@ -2140,23 +2315,11 @@ export class PointQuadtree {
     t[2] = ib.maxX;
     t[3] = ib.maxY;
     const xy = this.pool.xy;
-    const work = this.work;
-    let sp = 0;
-    work[sp++] = 0;
-    let stack = work;
-    while (sp > 0) {
-      const m = stack[--sp];
-      const c = this.nodeChild[m];
-      if (c >= 0) {
-        if (sp + 4 > stack.length) {
-          stack = growInt32(stack, sp + 4);
-          this.work = stack;
-        }
-        for (let k = c; k < c + 4; k++) if (this.nodeCount[k] > 0) stack[sp++] = k;
-        continue;
-      }
-      const s = this.nodeStart[m];
-      for (let i = s; i < s + this.nodeCount[m]; i++) {
+    const leaves = this.leavesBelow(0, -1);
+    const list = this.leafList;
+    for (let j = 0; j < leaves; j++) {
+      const s = this.nodeStart[list[j]];
+      for (let i = s; i < s + this.nodeCount[list[j]]; i++) {
         if (!growToCover(t, xy[i << 1], xy[(i << 1) + 1])) return false;
       }
     }

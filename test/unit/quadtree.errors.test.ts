@@ -379,6 +379,114 @@ describe('far points (issue 12, item 2): the root covers any finite extent and s
     expect(tree.stats()).toEqual(before);
   });
 
+  /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
+  const nodes = (tree: PointQuadtree) => {
+    const out: string[] = [];
+    tree.visitNodes((n) => {
+      out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
+    });
+    return out;
+  };
+  const grid40 = (options: QuadtreeOptions) => {
+    const tree = new PointQuadtree(options);
+    for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    return tree;
+  };
+
+  it('a stray that walks out and back with move: the root doubles, then is the constructor bounds again', () => {
+    const tree = grid40({ bounds, maxItems: 2 });
+    const before = nodes(tree);
+    tree.move(5, 1e6, -3e5);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    tree.move(5, 900, 20); // still out: the root stays as big as it must
+    // Doubled east and north each time: 0..1600 x -1500..100 is the smallest of those doublings that
+    // holds x = 900.
+    expect(tree.bounds).toEqual({ minX: 0, minY: -1500, maxX: 1600, maxY: 100 });
+    checkInvariants(tree);
+    tree.move(5, (5 * 37) % 100, (5 * 53) % 100); // back home
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+  });
+
+  it('a stray that walks out and back with moveAll: the same, and the same tree as move per id', () => {
+    const tree = grid40({ bounds, maxItems: 2 });
+    const before = nodes(tree);
+    const xs = Array.from({ length: 40 }, (_, i) => (i * 37) % 100);
+    const ys = Array.from({ length: 40 }, (_, i) => (i * 53) % 100);
+    xs[5] = 1e6;
+    tree.moveAll(xs, ys);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    checkInvariants(tree);
+    xs[5] = (5 * 37) % 100;
+    tree.moveAll(xs, ys);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+  });
+
+  it('moveAll shrinks and grows in id order as move per id does (a stray back east, another out west)', () => {
+    // id 0 is out east (the root doubled to 0..200); moveAll brings it back and sends id 1 west. Moved one
+    // by one the root first shrinks to 0..100, then doubles west to -100..100, not to -200..200.
+    const options = { bounds, maxItems: 2 };
+    const all = new PointQuadtree(options);
+    const one = new PointQuadtree(options);
+    for (const t of [all, one]) {
+      t.insert(0, 150, 150);
+      for (let i = 1; i < 12; i++) t.insert(i, i * 8, 50);
+    }
+    const xs = [50, -50, ...Array.from({ length: 10 }, (_, i) => (i + 2) * 8)];
+    const ys = Array.from({ length: 12 }, (_, i) => (i === 0 ? 60 : 50));
+    all.moveAll(xs, ys);
+    for (let i = 0; i < 12; i++) one.move(i, xs[i], ys[i]);
+    checkInvariants(all);
+    expect(one.bounds).toEqual({ minX: -100, minY: 0, maxX: 100, maxY: 200 });
+    expect(all.bounds).toEqual(one.bounds);
+    expect(nodes(all)).toEqual(nodes(one));
+  });
+
+  it("points on the constructor bounds' far edges do not keep a grown root (they are re-filed)", () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    for (let i = 0; i < 20; i++) tree.insert(i, i % 2 === 0 ? 100 : i * 5, i % 3 === 0 ? 100 : i * 5);
+    const before = nodes(tree);
+    tree.move(3, 180, 170); // out: the root doubles east and south, the edge points go to new quadrants
+    expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 200, maxY: 200 });
+    checkInvariants(tree);
+    tree.move(3, 15, 100); // back where it was, on the south edge
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+    expect(sorted(tree.queryRect(100, 0, 100, 100))).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+  });
+
+  it('with looseness the root shrinks back too, when the stray is re-filed inside', () => {
+    const tree = grid40({ bounds, maxItems: 2, looseness: 3 });
+    tree.move(7, -500, 40);
+    expect(tree.bounds.minX).toBeLessThanOrEqual(-500);
+    tree.move(7, 20, 40);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(tree.queryCircle(20, 40, 0)).toContain(7);
+  });
+
+  it('a root leaf and a refitted root shrink when their stray moves back', () => {
+    const leaf = new PointQuadtree({ bounds });
+    leaf.insert(1, 10, 10);
+    leaf.insert(2, 5000, 20);
+    expect(leaf.bounds.maxX).toBeGreaterThanOrEqual(5000);
+    leaf.move(2, 30, 20);
+    checkInvariants(leaf);
+    expect(leaf.bounds).toEqual(bounds);
+    const refit = grid40({ bounds, maxItems: 2 });
+    refit.insert(100, 1e308, 50);
+    refit.insert(101, -1, 50); // doubling would overflow: the root is the items' extent
+    refit.move(100, 60, 50);
+    checkInvariants(refit);
+    expect(refit.bounds).toEqual({ minX: -100, minY: 0, maxX: 100, maxY: 200 });
+    refit.move(101, 1, 50);
+    expect(refit.bounds).toEqual(bounds);
+  });
+
   it('from() with points whose doubling would overflow builds a root that covers them', () => {
     const tree = PointQuadtree.from({ bounds }, [0, 1, 2], [1.7e308, -1, 50], [1, 2, 3]);
     checkInvariants(tree);

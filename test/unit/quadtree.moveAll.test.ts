@@ -152,6 +152,44 @@ describe('PointQuadtree.moveAll against brute force and against move per id', ()
     });
   }
 
+  it('seeds 31-90: strays leave and come back, the root grows and shrinks as with move per id', () => {
+    for (let seed = 31; seed <= 90; seed++) {
+      for (const looseness of [0, 1.5]) {
+        const rnd = mulberry32(seed);
+        const options = { bounds, maxItems: 2 + (seed % 4), looseness };
+        const all = new PointQuadtree(options);
+        const one = new PointQuadtree(options);
+        const n = 30;
+        const xs = new Float64Array(n);
+        const ys = new Float64Array(n);
+        // Mostly inside, sometimes on the far edge, sometimes far out on either side.
+        const coordinate = () => (rnd() < 0.05 ? (rnd() - 0.3) * 2000 : rnd() < 0.05 ? WORLD : rnd() * WORLD);
+        for (let i = 0; i < n; i++) {
+          xs[i] = coordinate();
+          ys[i] = coordinate();
+          all.insert(i, xs[i], ys[i]);
+          one.insert(i, xs[i], ys[i]);
+        }
+        for (let frame = 0; frame < 30; frame++) {
+          const where = `seed ${seed}, looseness ${looseness}, frame ${frame}`;
+          for (let i = 0; i < n; i++) {
+            if (rnd() < 0.5) {
+              xs[i] = coordinate();
+              ys[i] = coordinate();
+            }
+          }
+          all.moveAll(xs, ys);
+          for (let i = 0; i < n; i++) one.move(i, xs[i], ys[i]);
+          checkInvariants(all);
+          expect(all.bounds, where).toEqual(one.bounds);
+          if (looseness === 0) expect(dump(all), where).toEqual(dump(one));
+          const inside = [...xs, ...ys].every((v) => v >= 0 && v <= WORLD);
+          if (inside && looseness === 0) expect(all.bounds, `${where}: no strays`).toEqual(bounds);
+        }
+      }
+    }
+  });
+
   it('seed 7: a bulk-built tree of 3,000 clustered points, 30 frames of steps, equals move per id', () => {
     const rnd = mulberry32(7);
     const n = 3000;
