@@ -321,6 +321,10 @@ export class PointQuadtree {
   private collected = 0;
   private collectStack = new Int32Array(64);
   private work = new Int32Array(64);
+  /** stepsStayFinite's extents, four per id. */
+  private spans = new Float64Array(0);
+  /** halfToward's output. */
+  private readonly half = new Float64Array(4);
   private visitStack = new Int32Array(64);
   private visitDepth = new Int32Array(64);
   private visiting = false;
@@ -573,7 +577,29 @@ export class PointQuadtree {
   private moveSlow(id: number, p: Float64Array): void {
     this.checkPresent(id);
     if (this.pool.compactDue) this.compactPool();
-    const edge = this.onRootEdge(this.idSlot[id]);
+    const slot = this.idSlot[id];
+    const t = this.probe;
+    for (let i = 0; i < 4; i++) t[i] = this.nodeBounds[i];
+    if (!growToCover(t, p[0], p[1])) {
+      // Doubling would overflow: refit to the items with this one already at its new place (its old
+      // place may be what made the root huge). Nothing changes if even that does not fit.
+      const xy = this.pool.xy;
+      const oldX = xy[slot << 1];
+      const oldY = xy[(slot << 1) + 1];
+      xy[slot << 1] = p[0];
+      xy[(slot << 1) + 1] = p[1];
+      t[0] = t[2] = p[0];
+      t[1] = t[3] = p[1];
+      try {
+        this.rebuild(t);
+      } catch (e) {
+        xy[slot << 1] = oldX;
+        xy[(slot << 1) + 1] = oldY;
+        throw e;
+      }
+      return;
+    }
+    const edge = this.onRootEdge(slot);
     this.growFor(p);
     this.refile(id, p);
     // The item may have been the last one in a far quadrant.
@@ -625,9 +651,10 @@ export class PointQuadtree {
    * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
    * @param ys - y of id i at index i.
    * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
-   *   tree, if a present id's coordinate is not finite (naming the id), or if the items' extent (old and
-   *   new positions) is not a finite number of units across; TypeError for a coordinate that is not a
-   *   number.
+   *   tree, if a present id's coordinate is not finite (naming the id), or if the new positions' extent
+   *   is not a finite number of units across; TypeError for a coordinate that is not a number. (Where
+   *   moving one by one would fail halfway on such an extent but the new positions fit, the root is
+   *   refitted to them instead.)
    */
   moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
     if (this._size === 0) return;
@@ -696,72 +723,137 @@ export class PointQuadtree {
   }
 
   /**
-   * moveAll as a sequence of moves in increasing id order, after checking that none can throw: every
-   * intermediate extent lies within the extent of the old and new positions, which must be finite.
+   * moveAll as a sequence of moves in increasing id order, after checking that none can throw. If one
+   * would (at some step the items would span a width that is not finite) but the final positions do not,
+   * the root is refitted straight to those: moving one by one is then not a way to get there.
    */
   private moveEach(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, outside: boolean): void {
-    const idSlot = this.idSlot;
-    if (outside) {
-      const ib = this.initialBounds;
-      const xy = this.pool.xy;
-      let minX = ib.minX;
-      let minY = ib.minY;
-      let maxX = ib.maxX;
-      let maxY = ib.maxY;
-      for (let id = 0; id <= maxId; id++) {
-        const slot = idSlot[id];
-        if (slot < 0) continue;
-        minX = Math.min(minX, xs[id], xy[slot << 1]);
-        minY = Math.min(minY, ys[id], xy[(slot << 1) + 1]);
-        maxX = Math.max(maxX, xs[id], xy[slot << 1]);
-        maxY = Math.max(maxY, ys[id], xy[(slot << 1) + 1]);
-      }
-      checkExtent(minX, minY, maxX, maxY);
+    if (outside && !this.stepsStayFinite(xs, ys, maxId)) {
+      this.refitAll(xs, ys, maxId);
+      return;
     }
+    const idSlot = this.idSlot;
     for (let id = 0; id <= maxId; id++) if (idSlot[id] >= 0) this.move(id, xs[id], ys[id]);
   }
 
   /**
+   * Whether, moving the present ids one by one in increasing id order, the items (ids up to i at their new
+   * positions, the rest at their old ones) and the constructor's bounds span a finite width at every step.
+   */
+  private stepsStayFinite(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): boolean {
+    const idSlot = this.idSlot;
+    const xy = this.pool.xy;
+    const ib = this.initialBounds;
+    if (this.spans.length < 4 * (maxId + 1)) this.spans = new Float64Array(4 * (maxId + 1));
+    const after = this.spans;
+    // The old positions of the ids after each id.
+    let minX = ib.minX;
+    let minY = ib.minY;
+    let maxX = ib.maxX;
+    let maxY = ib.maxY;
+    for (let id = maxId; id >= 0; id--) {
+      const slot = idSlot[id];
+      if (slot < 0) continue;
+      after[4 * id] = minX;
+      after[4 * id + 1] = minY;
+      after[4 * id + 2] = maxX;
+      after[4 * id + 3] = maxY;
+      minX = Math.min(minX, xy[slot << 1]);
+      minY = Math.min(minY, xy[(slot << 1) + 1]);
+      maxX = Math.max(maxX, xy[slot << 1]);
+      maxY = Math.max(maxY, xy[(slot << 1) + 1]);
+    }
+    // The new positions up to each id.
+    minX = ib.minX;
+    minY = ib.minY;
+    maxX = ib.maxX;
+    maxY = ib.maxY;
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] < 0) continue;
+      minX = Math.min(minX, xs[id]);
+      minY = Math.min(minY, ys[id]);
+      maxX = Math.max(maxX, xs[id]);
+      maxY = Math.max(maxY, ys[id]);
+      const w = Math.max(maxX, after[4 * id + 2]) - Math.min(minX, after[4 * id]);
+      const h = Math.max(maxY, after[4 * id + 3]) - Math.min(minY, after[4 * id + 1]);
+      if (!(Number.isFinite(w) && Number.isFinite(h))) return false;
+    }
+    return true;
+  }
+
+  /** Sets every present id to its new position and rebuilds under their extent (throws first if infinite). */
+  private refitAll(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): void {
+    const idSlot = this.idSlot;
+    const t = this.probe;
+    t[0] = t[1] = Infinity;
+    t[2] = t[3] = -Infinity;
+    for (let id = 0; id <= maxId; id++) {
+      if (idSlot[id] < 0) continue;
+      t[0] = Math.min(t[0], xs[id]);
+      t[1] = Math.min(t[1], ys[id]);
+      t[2] = Math.max(t[2], xs[id]);
+      t[3] = Math.max(t[3], ys[id]);
+    }
+    const ib = this.initialBounds;
+    checkExtent(
+      Math.min(t[0], ib.minX),
+      Math.min(t[1], ib.minY),
+      Math.max(t[2], ib.maxX),
+      Math.max(t[3], ib.maxY),
+    );
+    const xy = this.pool.xy;
+    for (let id = 0; id <= maxId; id++) {
+      const slot = idSlot[id];
+      if (slot < 0) continue;
+      xy[slot << 1] = xs[id];
+      xy[(slot << 1) + 1] = ys[id];
+    }
+    this.rebuild(t);
+  }
+
+  /**
    * Whether moving the present ids one by one could shrink the (grown) root on the way. A root leaf or a
-   * refitted root may. An inner root shrinks only when every item lies in its child that contains the
-   * constructor's bounds, so not while an item filed in another child stays outside that child both
-   * before and after its move. The items in the other children are the few strays: only they are looked
-   * at (a loose item of the home child outside it is not, so the answer may be a needless yes).
+   * refitted root may. An inner root shrinks only when every item lies in the child that holds the
+   * constructor's bounds (promotion) or in the first half that halveToItems tries, so not while an item
+   * stays outside both before and after its move. Only the items in the children that do not hold the
+   * constructor bounds' centre are looked at (the few strays; missing one only makes the answer a needless
+   * yes).
    */
   private movesMayShrink(xs: ArrayLike<number>, ys: ArrayLike<number>): boolean {
     const g = this.nodeChild[0];
     if (this.refitted || g < 0) return true;
     const nb = this.nodeBounds;
     const ib = this.initialBounds;
-    let home = -1;
+    const cx = midpoint(ib.minX, ib.maxX);
+    const cy = midpoint(ib.minY, ib.maxY);
+    const r = this.half;
+    this.halfToward(nb, r);
+    let centre = -1;
     for (let k = g; k < g + 4; k++) {
       const b = k << 2;
-      if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY) home = k;
+      if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY) {
+        r[0] = Math.min(r[0], nb[b]);
+        r[1] = Math.min(r[1], nb[b + 1]);
+        r[2] = Math.max(r[2], nb[b + 2]);
+        r[3] = Math.max(r[3], nb[b + 3]);
+      }
+      if (centre < 0 && cx >= nb[b] && cx <= nb[b + 2] && cy >= nb[b + 1] && cy <= nb[b + 3]) centre = k;
     }
-    if (home < 0) return false;
-    const h = home << 2;
-    const hMinX = nb[h];
-    const hMinY = nb[h + 1];
-    const hMaxX = nb[h + 2];
-    const hMaxY = nb[h + 3];
     const xy = this.pool.xy;
     const ids = this.pool.ids;
-    const leaves = this.leavesBelow(g, home);
+    const leaves = this.leavesBelow(g, centre);
     const list = this.leafList;
     for (let j = 0; j < leaves; j++) {
       const s = this.nodeStart[list[j]];
       for (let i = s; i < s + this.nodeCount[list[j]]; i++) {
+        const x = xy[i << 1];
+        const y = xy[(i << 1) + 1];
         const id = ids[i];
         const nx = xs[id];
         const ny = ys[id];
         if (
-          !(
-            xy[i << 1] >= hMinX &&
-            xy[i << 1] <= hMaxX &&
-            xy[(i << 1) + 1] >= hMinY &&
-            xy[(i << 1) + 1] <= hMaxY
-          ) &&
-          !(nx >= hMinX && nx <= hMaxX && ny >= hMinY && ny <= hMaxY)
+          !(x >= r[0] && x <= r[2] && y >= r[1] && y <= r[3]) &&
+          !(nx >= r[0] && nx <= r[2] && ny >= r[1] && ny <= r[3])
         )
           return false;
       }
@@ -2175,19 +2267,17 @@ export class PointQuadtree {
    */
   private halveToItems(): boolean {
     const ib = this.initialBounds;
-    const cx = midpoint(ib.minX, ib.maxX);
-    const cy = midpoint(ib.minY, ib.maxY);
     const t = this.probe;
     const nb = this.nodeBounds;
     for (let i = 0; i < 4; i++) t[i] = nb[i];
     let shrank = false;
+    const half = this.half;
     for (;;) {
-      const mx = midpoint(t[0], t[2]);
-      const my = midpoint(t[1], t[3]);
-      let minX = Math.min(cx < mx ? t[0] : mx, ib.minX);
-      let minY = Math.min(cy < my ? t[1] : my, ib.minY);
-      let maxX = Math.max(cx < mx ? mx : t[2], ib.maxX);
-      let maxY = Math.max(cy < my ? my : t[3], ib.maxY);
+      this.halfToward(t, half);
+      let minX = half[0];
+      let minY = half[1];
+      let maxX = half[2];
+      let maxY = half[3];
       // Doublings of huge roots round, so halving them need not end exactly on the constructor's bounds.
       if (maxX - minX < 1.5 * (ib.maxX - ib.minX) && maxY - minY < 1.5 * (ib.maxY - ib.minY)) {
         if (this.allWithin(ib.minX, ib.minY, ib.maxX, ib.maxY)) {
@@ -2208,6 +2298,22 @@ export class PointQuadtree {
     }
     if (shrank) for (let i = 0; i < 4; i++) nb[i] = t[i];
     return shrank;
+  }
+
+  /**
+   * The half of rectangle `t` (stride 4 from 0) on the side of the constructor bounds' centre, in x and in
+   * y, joined with the constructor's bounds, into `out`: one step of halveToItems.
+   */
+  private halfToward(t: Float64Array, out: Float64Array): void {
+    const ib = this.initialBounds;
+    const cx = midpoint(ib.minX, ib.maxX);
+    const cy = midpoint(ib.minY, ib.maxY);
+    const mx = midpoint(t[0], t[2]);
+    const my = midpoint(t[1], t[3]);
+    out[0] = Math.min(cx < mx ? t[0] : mx, ib.minX);
+    out[1] = Math.min(cy < my ? t[1] : my, ib.minY);
+    out[2] = Math.max(cx < mx ? mx : t[2], ib.maxX);
+    out[3] = Math.max(cy < my ? my : t[3], ib.maxY);
   }
 
   /**

@@ -487,6 +487,46 @@ describe('far points (issue 12, item 2): the root covers any finite extent and s
     expect(refit.bounds).toEqual(bounds);
   });
 
+  it('the only far point moves from 1.7e308 to -1.7e308 (move and moveAll): the new extent is finite', () => {
+    for (const how of ['move', 'moveAll'] as const) {
+      const tree = grid40({ bounds, maxItems: 2 });
+      tree.insert(40, 1.7e308, 50);
+      if (how === 'move') {
+        tree.move(40, -1.7e308, 50);
+      } else {
+        const xs = Array.from({ length: 41 }, (_, i) => (i * 37) % 100);
+        const ys = Array.from({ length: 41 }, (_, i) => (i * 53) % 100);
+        xs[40] = -1.7e308;
+        ys[40] = 50;
+        tree.moveAll(xs, ys);
+      }
+      checkInvariants(tree);
+      expect(tree.bounds.minX, how).toBeLessThanOrEqual(-1.7e308);
+      expect(tree.queryRect(-Number.MAX_VALUE, 0, -1e308, 100), how).toEqual([40]);
+      expect(tree.queryRect(1e308, 0, Number.MAX_VALUE, 100), how).toEqual([]);
+      expect(sorted(tree.queryRect(0, 0, 100, 100)), how).toHaveLength(40);
+    }
+  });
+
+  it('moveAll reaches a finite extent that moving one by one could not (it refits to the new positions)', () => {
+    const start = () => {
+      const tree = grid40({ bounds, maxItems: 2 });
+      tree.insert(40, 1.7e308, 50);
+      return tree;
+    };
+    const xs = Array.from({ length: 41 }, (_, i) => (i * 37) % 100);
+    const ys = Array.from({ length: 41 }, (_, i) => (i * 53) % 100);
+    xs[0] = -1.7e308; // id 0 leaves west first, while id 40 is still far east: one by one, that throws
+    xs[40] = 60;
+    expect(() => start().move(0, -1.7e308, 0)).toThrow(/the points span x -1\.7e\+308 \.\. 1\.7e\+308/);
+    const tree = start();
+    tree.moveAll(xs, ys);
+    checkInvariants(tree);
+    expect(tree.queryRect(-Number.MAX_VALUE, -1, -1e308, 1)).toEqual([0]);
+    expect(tree.queryCircle(60, (40 * 53) % 100, 0)).toEqual([40]);
+    expect(tree.size).toBe(41);
+  });
+
   it('from() with points whose doubling would overflow builds a root that covers them', () => {
     const tree = PointQuadtree.from({ bounds }, [0, 1, 2], [1.7e308, -1, 50], [1, 2, 3]);
     checkInvariants(tree);
