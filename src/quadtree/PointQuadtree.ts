@@ -311,6 +311,8 @@ export class PointQuadtree {
   private readonly probe = new Float64Array(6);
   /** A list of leaves: compactPool's (as long as the node arrays), leavesBelow's. */
   private leafList = new Int32Array(0);
+  /** build's per-quadrant counts, then write offsets. */
+  private readonly quadAt = new Int32Array(4);
   /** Split lines handed to initChildren by splitLeaf, build and growFor. */
   private readonly splitAt = new Float64Array(2);
 
@@ -417,25 +419,19 @@ export class PointQuadtree {
         `${NAME}.from: ids, xs and ys must have the same length, got ${n}, ${xs.length}, ${ys.length}`,
       );
     }
-    let maxId = -1;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const id = ids[i];
-      if (!Number.isInteger(id) || id < 0 || id > MAX_ID) checkId(id);
-      if (id > maxId) maxId = id;
-      const x = xs[i];
-      const y = ys[i];
-      // Build the message only on failure: this loop runs once per point.
-      if (!Number.isFinite(x)) checkCoordinate(`xs[${i}]`, x);
-      if (!Number.isFinite(y)) checkCoordinate(`ys[${i}]`, y);
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
+    // The scan is a function of its own: inside this one the engine compiles it several times slower.
+    const scan = new Float64Array(5);
+    const bad = scanPoints(ids, xs, ys, n, scan);
+    if (bad >= 0) {
+      checkId(ids[bad]);
+      checkCoordinate(`xs[${bad}]`, xs[bad]);
+      checkCoordinate(`ys[${bad}]`, ys[bad]);
     }
+    const minX = scan[0];
+    const minY = scan[1];
+    const maxX = scan[2];
+    const maxY = scan[3];
+    const maxId = scan[4];
     if (n === 0) return tree;
     tree.ensureIdCapacity(maxId);
     tree.idTop = maxId + 1;
@@ -2452,19 +2448,27 @@ export class PointQuadtree {
       xy[(i << 1) + 1] = ys[i];
       sid[i] = ids[i];
     }
-    const txy = new Float64Array(2 * n);
-    const tid = new Int32Array(n);
-    const quad = new Uint8Array(n);
+    // Each split scatters its range into the other of two buffers (the pool's arrays and a scratch pair),
+    // so nothing is copied back level by level; a leaf whose items end up in the scratch is copied once.
+    const scratch = buildScratch(n);
+    const txy = scratch.xy;
+    const tid = scratch.ids;
+    const quad = scratch.quad;
     const maxItems = this.maxItems;
-    // Work items: node, first slot, end slot.
-    const work: number[] = [0, 0, n];
+    // Work items: node, first slot, end slot, where the items are (0: the pool, 1: the scratch).
+    const work: number[] = [0, 0, n, 0];
     while (work.length > 0) {
+      const side = work.pop()!;
       const hi = work.pop()!;
       const lo = work.pop()!;
       const node = work.pop()!;
       const cnt = hi - lo;
       this.nodeCount[node] = cnt;
       if (cnt <= maxItems || !this.canSplit(node)) {
+        if (side === 1) {
+          xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
+          sid.set(tid.subarray(lo, hi), lo);
+        }
         this.nodeChild[node] = -1;
         this.nodeStart[node] = cnt > 0 ? lo : -1;
         this.nodeCap[node] = cnt;
@@ -2478,48 +2482,49 @@ export class PointQuadtree {
       const g = this.allocGroup(node);
       const nb = this.nodeBounds;
       const b = node << 2;
-      const minX = nb[b];
-      const minY = nb[b + 1];
-      const maxX = nb[b + 2];
-      const maxY = nb[b + 3];
-      const mx = midpoint(minX, maxX);
-      const my = midpoint(minY, maxY);
+      const mx = midpoint(nb[b], nb[b + 2]);
+      const my = midpoint(nb[b + 1], nb[b + 3]);
       this.splitAt[0] = mx;
       this.splitAt[1] = my;
       this.initChildren(g, node, this.splitAt);
       this.nodeChild[node] = g;
       this.nodeStart[node] = -1;
       this.nodeCap[node] = 0;
-      let c0 = 0;
-      let c1 = 0;
-      let c2 = 0;
+      const fromXY = side === 0 ? xy : txy;
+      const fromId = side === 0 ? sid : tid;
+      // Counts and offsets indexed by quadrant: quadrants of scattered points are random, and a chain of
+      // branches on them would mispredict about every other point.
+      const at = this.quadAt;
+      at[0] = at[1] = at[2] = at[3] = 0;
       for (let i = lo; i < hi; i++) {
-        const q = quadrant(xy[i << 1], xy[(i << 1) + 1], mx, my);
+        const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
         quad[i] = q;
-        if (q === 0) c0++;
-        else if (q === 1) c1++;
-        else if (q === 2) c2++;
+        at[q]++;
       }
-      let o0 = lo;
-      let o1 = lo + c0;
-      let o2 = o1 + c1;
-      let o3 = o2 + c2;
-      const e0 = o1;
-      const e1 = o2;
-      const e2 = o3;
+      const c0 = at[0];
+      const c1 = at[1];
+      const c2 = at[2];
+      const e0 = lo + c0;
+      const e1 = e0 + c1;
+      const e2 = e1 + c2;
+      let next = side;
       // All in one quadrant (common on clustered data, many levels deep): the order is already right.
       if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
+        const toXY = side === 0 ? txy : xy;
+        const toId = side === 0 ? tid : sid;
+        at[0] = lo;
+        at[1] = e0;
+        at[2] = e1;
+        at[3] = e2;
         for (let i = lo; i < hi; i++) {
-          const q = quad[i];
-          const to = q === 0 ? o0++ : q === 1 ? o1++ : q === 2 ? o2++ : o3++;
-          txy[to << 1] = xy[i << 1];
-          txy[(to << 1) + 1] = xy[(i << 1) + 1];
-          tid[to] = sid[i];
+          const to = at[quad[i]]++;
+          toXY[to << 1] = fromXY[i << 1];
+          toXY[(to << 1) + 1] = fromXY[(i << 1) + 1];
+          toId[to] = fromId[i];
         }
-        xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
-        sid.set(tid.subarray(lo, hi), lo);
+        next = 1 - side;
       }
-      work.push(g, lo, e0, g + 1, e0, e1, g + 2, e1, e2, g + 3, e2, hi);
+      work.push(g, lo, e0, next, g + 1, e0, e1, next, g + 2, e1, e2, next, g + 3, e2, hi, next);
     }
     // The node count is known now: drop the growth headroom (a bulk load is often the final size).
     if (this.nodeChild.length > this.nodeTop + (this.nodeTop >> 3) + 64) this.resizeNodes(this.nodeTop + 64);
@@ -2545,6 +2550,66 @@ function checkExtent(minX: number, minY: number, maxX: number, maxY: number): vo
         'a root that wide or deep is not a finite number of units across',
     );
   }
+}
+
+/** build()'s scratch: a second copy of the slots to scatter into, and each slot's quadrant. */
+interface BuildScratch {
+  readonly xy: Float64Array;
+  readonly ids: Int32Array;
+  readonly quad: Uint8Array;
+}
+
+/** The last build's scratch, while the garbage collector has not taken it (see buildScratch). */
+let lastScratch: WeakRef<BuildScratch> | undefined;
+
+/**
+ * A scratch for building `n` items: the last one if it is big enough and still alive, else a new one.
+ * Held only weakly, so it costs no memory between builds once the collector wants it back, while builds in
+ * quick succession (a level load, a rebuild per frame) do not allocate 21 bytes per item each time.
+ */
+function buildScratch(n: number): BuildScratch {
+  const last = lastScratch?.deref();
+  if (last && last.ids.length >= n) return last;
+  const scratch = { xy: new Float64Array(2 * n), ids: new Int32Array(n), quad: new Uint8Array(n) };
+  lastScratch = new WeakRef(scratch);
+  return scratch;
+}
+
+/**
+ * from()'s one pass over its input: the index of the first entry with a bad id or coordinate (-1: none);
+ * the extent and the largest id go into `out` (minX, minY, maxX, maxY, maxId).
+ */
+function scanPoints(
+  ids: ArrayLike<number>,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  n: number,
+  out: Float64Array,
+): number {
+  let maxId = -1;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    const x = xs[i];
+    const y = ys[i];
+    // Number.isInteger and Number.isFinite convert nothing: a string or an object is bad too.
+    if (!(Number.isInteger(id) && id >= 0 && id <= MAX_ID && Number.isFinite(x) && Number.isFinite(y)))
+      return i;
+    if (id > maxId) maxId = id;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = maxX;
+  out[3] = maxY;
+  out[4] = maxId;
+  return -1;
 }
 
 /** Doubles `b` (minX, minY, maxX, maxY) towards (x, y) until it covers it; false if it would overflow. */
