@@ -133,6 +133,7 @@ export class Crowd {
     const a = this.pairA;
     const b = this.pairB;
     const r2 = radius * radius;
+    const inverse = 1 / radius;
     for (let k = 0; k < this.pairs; k++) {
       const i = a[k];
       const j = b[k];
@@ -145,8 +146,8 @@ export class Crowd {
       let uz: number;
       let w: number;
       if (d2 > 0) {
-        const d = Math.sqrt(d2);
-        w = (radius - d) / radius / d; // strength over length: (dx, dz) * w is the push
+        // Strength over length, (r - d) / r / d, as one division: (dx, dz) * w is the push.
+        w = 1 / Math.sqrt(d2) - inverse;
         ux = dx * w;
         uz = dz * w;
       } else {
