@@ -574,29 +574,9 @@ export class PointQuadtree {
     this.checkPresent(id);
     if (this.pool.compactDue) this.compactPool();
     const slot = this.idSlot[id];
-    const t = this.probe;
-    for (let i = 0; i < 4; i++) t[i] = this.nodeBounds[i];
-    if (!growToCover(t, p[0], p[1])) {
-      // Doubling would overflow: refit to the items with this one already at its new place (its old
-      // place may be what made the root huge). Nothing changes if even that does not fit.
-      const xy = this.pool.xy;
-      const oldX = xy[slot << 1];
-      const oldY = xy[(slot << 1) + 1];
-      xy[slot << 1] = p[0];
-      xy[(slot << 1) + 1] = p[1];
-      t[0] = t[2] = p[0];
-      t[1] = t[3] = p[1];
-      try {
-        this.rebuild(t);
-      } catch (e) {
-        xy[slot << 1] = oldX;
-        xy[(slot << 1) + 1] = oldY;
-        throw e;
-      }
-      return;
-    }
     const edge = this.onRootEdge(slot);
-    this.growFor(p);
+    // A refit (doubling would overflow) rebuilds with the item already at p: nothing left to do.
+    if (this.growFor(p, slot)) return;
     this.refile(id, p);
     // The item may have been the last one in a far quadrant.
     if (this.isGrown()) this.shrinkRoot(edge);
@@ -987,19 +967,12 @@ export class PointQuadtree {
       if (--count[n] <= maxItems) collapseAt = n;
     }
     const slot = this.idSlot[id];
-    const nb = this.nodeBounds;
-    const ib = this.initialBounds;
-    // Whether the item lies on the root's edge: a refitted root (the items' extent) may shrink only then.
-    const x = this.pool.xy[slot << 1];
-    const y = this.pool.xy[(slot << 1) + 1];
-    const edge = x === nb[0] || x === nb[2] || y === nb[1] || y === nb[3];
+    const edge = this.onRootEdge(slot);
     this.removeFromLeaf(leaf, slot);
     this.idSlot[id] = -1;
     this._size--;
     if (collapseAt >= 0) this.collapse(collapseAt);
-    // Only a root that has grown can shrink.
-    if (nb[0] !== ib.minX || nb[1] !== ib.minY || nb[2] !== ib.maxX || nb[3] !== ib.maxY)
-      this.shrinkRoot(edge);
+    if (this.isGrown()) this.shrinkRoot(edge);
     return true;
   }
 
@@ -1020,20 +993,7 @@ export class PointQuadtree {
    * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
-    if (
-      !(
-        Number.isFinite(x) &&
-        Number.isFinite(y) &&
-        typeof radius === 'number' &&
-        radius >= 0 &&
-        radius < Infinity
-      )
-    ) {
-      checkCircle(x, y, radius);
-    }
-    this.arg[2] = x;
-    this.arg[3] = y;
-    this.arg[4] = radius;
+    this.setCircleArg(x, y, radius);
     const found = this.circleInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
@@ -1048,21 +1008,8 @@ export class PointQuadtree {
    *   query ends (then `out` holds a partial answer; the tree is unchanged).
    */
   queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
-    if (
-      !(
-        Number.isFinite(x) &&
-        Number.isFinite(y) &&
-        typeof radius === 'number' &&
-        radius >= 0 &&
-        radius < Infinity
-      )
-    ) {
-      checkCircle(x, y, radius);
-    }
+    this.setCircleArg(x, y, radius);
     checkIdArray('out', out);
-    this.arg[2] = x;
-    this.arg[3] = y;
-    this.arg[4] = radius;
     return this.circleInto(out, this.arg);
   }
 
@@ -1190,6 +1137,26 @@ export class PointQuadtree {
   }
 
   /** Checks a query rectangle and puts it in arg[2..5]. */
+  /** Checks a circle (throws naming what is wrong) and puts it in `arg` (x, y, radius at 2, 3, 4). */
+  private setCircleArg(x: number, y: number, radius: number): void {
+    // Number.isFinite and typeof convert nothing, so a string or an object with valueOf fails here.
+    if (
+      !(
+        Number.isFinite(x) &&
+        Number.isFinite(y) &&
+        typeof radius === 'number' &&
+        radius >= 0 &&
+        radius < Infinity
+      )
+    ) {
+      checkCircle(x, y, radius);
+    }
+    const a = this.arg;
+    a[2] = x;
+    a[3] = y;
+    a[4] = radius;
+  }
+
   private setRectArg(minX: number, minY: number, maxX: number, maxY: number): void {
     // Number.isFinite converts nothing, so a string or an object with valueOf fails here, not later.
     if (
@@ -1360,17 +1327,7 @@ export class PointQuadtree {
    *   changed during the walk.
    */
   visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
-    if (
-      !(
-        Number.isFinite(x) &&
-        Number.isFinite(y) &&
-        typeof radius === 'number' &&
-        radius >= 0 &&
-        radius < Infinity
-      )
-    ) {
-      checkCircle(x, y, radius);
-    }
+    this.setCircleArg(x, y, radius);
     if (this._size === 0) return;
     // The same scale and squared radius as circleInto, so the same nodes are visited.
     const s = distanceScale(radius);
@@ -2073,23 +2030,40 @@ export class PointQuadtree {
   /**
    * Grows the root by doubling until it covers (x, y). The old root becomes one quadrant of the new one.
    * Points on the old root's far edge that are now inside the tree's interior are re-filed by a rebuild.
-   * Where doubling would overflow, refits the root to the items' extent instead (see rebuild).
+   * Where doubling would overflow, refits the root to the items' extent instead (see rebuild), with the
+   * item in slot `moving` (if any) already at p: then returns true (it is filed; nothing left to do).
    * @throws RangeError (before changing anything) if even that extent is not finite.
    */
-  private growFor(p: Float64Array): void {
+  private growFor(p: Float64Array, moving = -1): boolean {
     const x = p[0];
     const y = p[1];
     let nb = this.nodeBounds;
-    if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return;
+    if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return false;
     const target = new Float64Array(4);
     target.set(nb.subarray(0, 4));
     if (!growToCover(target, x, y)) {
       // Doubling would overflow: a root that just covers every item, the point and the constructor's
-      // bounds (throws, changing nothing, if even that is not finite).
+      // bounds (throws, changing nothing, if even that is not finite). An item being moved counts at its
+      // new place, not its old one (which may be what made the root huge).
       target[0] = target[2] = x;
       target[1] = target[3] = y;
-      this.rebuild(target);
-      return;
+      if (moving < 0) {
+        this.rebuild(target);
+        return false;
+      }
+      const xy = this.pool.xy;
+      const oldX = xy[moving << 1];
+      const oldY = xy[(moving << 1) + 1];
+      xy[moving << 1] = x;
+      xy[(moving << 1) + 1] = y;
+      try {
+        this.rebuild(target);
+      } catch (e) {
+        xy[moving << 1] = oldX;
+        xy[(moving << 1) + 1] = oldY;
+        throw e;
+      }
+      return true;
     }
     let edgeItems = false;
     while (!(x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3])) {
@@ -2137,6 +2111,7 @@ export class PointQuadtree {
       // A root leaf that was too small to split may split now.
       this.splitDown(0);
     }
+    return false;
   }
 
   /** Whether any item lies in the closed rectangle; leaves `lastQuery` as it was (the HUD reads it). */
