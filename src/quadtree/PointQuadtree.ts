@@ -807,7 +807,7 @@ export class PointQuadtree {
     let centre = -1;
     for (let k = g; k < g + 4; k++) {
       const b = k << 2;
-      if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY) {
+      if (this.holdsInitial(k)) {
         r[0] = Math.min(r[0], nb[b]);
         r[1] = Math.min(r[1], nb[b + 1]);
         r[2] = Math.max(r[2], nb[b + 2]);
@@ -2190,27 +2190,23 @@ export class PointQuadtree {
    * that is smaller: O(items) then, rare. The root never shrinks below the constructor's bounds.
    */
   private shrinkRoot(edge: boolean): void {
-    const ib = this.initialBounds;
     let changed = false;
     // A refitted root is the items' extent: it can shrink only when an item on its edge left.
     if (this.refitted) changed = edge && this.refitDown();
-    const nb = this.nodeBounds;
     // While only the child that holds the constructor's bounds has items (strict leaves): promote it.
     while (!this.refitted && this.nodeChild[0] >= 0 && this.looseness === 0) {
       const g = this.nodeChild[0];
       let home = -1;
       let others = 0;
       for (let k = g; k < g + 4; k++) {
-        const b = k << 2;
-        if (nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY)
-          home = k;
+        if (this.holdsInitial(k)) home = k;
         else others += this.nodeCount[k];
       }
       if (home < 0 || others > 0) break;
       this.promote(g, home);
       changed = true;
     }
-    if (!this.refitted && !this.isRoot(ib.minX, ib.minY, ib.maxX, ib.maxY)) {
+    if (!this.refitted && this.isGrown()) {
       if (this.nodeChild[0] < 0) {
         if (this.refitDown()) changed = true;
       } else if (this.halveToItems()) {
@@ -2224,9 +2220,12 @@ export class PointQuadtree {
     }
   }
 
-  private isRoot(minX: number, minY: number, maxX: number, maxY: number): boolean {
+  /** Whether node `k`'s rectangle contains the constructor's bounds (closed). */
+  private holdsInitial(k: number): boolean {
     const nb = this.nodeBounds;
-    return nb[0] === minX && nb[1] === minY && nb[2] === maxX && nb[3] === maxY;
+    const ib = this.initialBounds;
+    const b = k << 2;
+    return nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY;
   }
 
   /**
