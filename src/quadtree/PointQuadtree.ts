@@ -1454,12 +1454,27 @@ export class PointQuadtree {
       const xy = this.pool.xy;
       const ids = this.pool.ids;
       let stack = this.stack;
+      const strict = nb === this.nodeBounds;
       let sp = 0;
       if (rectDist2(nb, 0, x, y, s) <= r2) stack[sp++] = 0;
       while (sp > 0) {
-        const n = stack[--sp];
+        let n = stack[--sp];
         visited++;
-        const c = child[n];
+        let c = child[n];
+        // Strict tree: while the circle is farther than r from both split lines of n, it meets only the
+        // child on its side of them (circleMeets would find the other three apart, and that child
+        // neither apart nor covered): step down without testing the four children.
+        while (strict && c >= 0) {
+          const m = (c + 3) << 2;
+          const gx = (x - nb[m]) * s;
+          const gy = (y - nb[m + 1]) * s;
+          if (!(gx * gx > r2 && gy * gy > r2)) break;
+          n = c + quadrant(x, y, nb[m], nb[m + 1]);
+          if (count[n] === 0) break;
+          visited++;
+          c = child[n];
+        }
+        if (count[n] === 0) continue;
         if (c < 0) {
           const b = start[n];
           const e = b + count[n];
@@ -1526,10 +1541,24 @@ export class PointQuadtree {
       let stack = this.stack;
       let sp = 0;
       if (nb[0] <= maxX && nb[1] <= maxY && nb[2] >= minX && nb[3] >= minY) stack[sp++] = 0;
+      const strict = nb === this.nodeBounds;
       while (sp > 0) {
-        const n = stack[--sp];
+        let n = stack[--sp];
         visited++;
-        const c = child[n];
+        let c = child[n];
+        // Strict tree: while the rectangle lies off both split lines of n, it meets only the child on its
+        // side of them (never wholly inside it): step down without testing the four children.
+        while (strict && c >= 0) {
+          const m = (c + 3) << 2;
+          const mx = nb[m];
+          const my = nb[m + 1];
+          if (!((minX > mx || maxX < mx) && (minY > my || maxY < my))) break;
+          n = c + quadrant(minX, minY, mx, my);
+          if (count[n] === 0) break;
+          visited++;
+          c = child[n];
+        }
+        if (count[n] === 0) continue;
         if (c < 0) {
           const s = start[n];
           const e = s + count[n];

@@ -101,10 +101,15 @@ describe('PointQuadtree.visitCircle', () => {
         oracle.move(id, x, y);
       }
       checkInvariants(tree);
-      for (let q = 0; q < 200; q++) {
-        const x = rnd() * 220 - 90;
-        const y = rnd() * 220 - 60;
+      for (let q = 0; q < 400; q++) {
+        let x = rnd() * 220 - 90;
+        let y = rnd() * 220 - 60;
         const r = q % 20 === 0 ? 0 : q % 20 === 1 ? 1e6 : q % 20 === 2 ? 300 : rnd() * 40;
+        // Centres on split lines (multiples of 100 / 2^k), or exactly r from one or both of them.
+        const line = (): number => Math.round(rnd() * 16) * 6.25;
+        if (q % 4 === 1) x = line();
+        if (q % 4 === 2) [x, y] = [line() + r, line() - r];
+        if (q % 8 === 3) y = line() + (rnd() < 0.5 ? r : -r);
         const got = visited(tree, x, y, r);
         tree.queryCircleInto(x, y, r, new Int32Array(tree.size));
         expect(got.length, `circle (${x}, ${y}) r ${r}`).toBe(tree.lastQuery.nodesVisited);
