@@ -1455,6 +1455,9 @@ export class PointQuadtree {
       const ids = this.pool.ids;
       let stack = this.stack;
       const strict = nb === this.nodeBounds;
+      // A leaf more than 8 times the circle's area (unscaled) holds few hits: test each point with a
+      // branch (well predicted) instead of writing every id (see the leaf scan below).
+      const sparse = 8 * Math.PI * radius * radius;
       let sp = 0;
       if (rectDist2(nb, 0, x, y, s) <= r2) stack[sp++] = 0;
       while (sp > 0) {
@@ -1479,9 +1482,11 @@ export class PointQuadtree {
           const b = start[n];
           const e = b + count[n];
           tested += e - b;
-          if (found + (e - b) <= cap) {
-            // Room for the whole leaf (always, when out.length >= size): write every id and step past the
-            // hits only. No branch to mispredict: in dense data about half the points tested are hits.
+          const lb = n << 2;
+          if (found + (e - b) <= cap && (nb[lb + 2] - nb[lb]) * (nb[lb + 3] - nb[lb + 1]) <= sparse) {
+            // Room for the whole leaf (always, when out.length >= size) and a leaf not much larger than the
+            // circle: write every id and step past the hits only. No branch to mispredict: in dense data
+            // about half the points tested are hits.
             for (let i = b; i < e; i++) {
               const dx = (xy[i << 1] - x) * s;
               const dy = (xy[(i << 1) + 1] - y) * s;
