@@ -306,6 +306,42 @@ describe('PointQuadtree.moveAll errors', () => {
     unchanged(tree, before);
   });
 
+  // Each kind of array moveAll takes, and a mixed pair, must reject the same bad values and move the
+  // same way (an engine may compile the checking loop for one kind of array).
+  const kinds: [string, (a: Float64Array) => ArrayLike<number>, (a: Float64Array) => ArrayLike<number>][] = [
+    ['Float64Array', (a) => a, (a) => a],
+    ['Float32Array', (a) => Float32Array.from(a), (a) => Float32Array.from(a)],
+    ['Float64Array and Float32Array', (a) => a, (a) => Float32Array.from(a)],
+    ['plain arrays', (a) => Array.from(a), (a) => Array.from(a)],
+  ];
+  for (const [kind, makeX, makeY] of kinds) {
+    for (const [label, bad] of [
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+    ] as const) {
+      it(`${kind}: ${label} at a present id is a RangeError naming it; nothing moves`, () => {
+        const { tree, before, xs, ys } = setup();
+        ys[6] = bad;
+        expect(() => tree.moveAll(makeX(xs), makeY(ys))).toThrow(
+          new RegExp(`ys\\[6\\] \\(of id 6\\) must be a finite number, got ${label}`),
+        );
+        unchanged(tree, before);
+      });
+    }
+    it(`${kind}: moves every present id (the same tree as move per id)`, () => {
+      const { tree, xs, ys } = setup();
+      const byMove = new PointQuadtree({ bounds, maxItems: 2, minSize: 1 });
+      for (let id = 0; id < 8; id++) if (id !== 5) byMove.insert(id, 99 - xs[id], 99 - ys[id]);
+      for (let id = 0; id < 8; id++) if (id !== 5) byMove.move(id, xs[id], ys[id]);
+      tree.moveAll(makeX(xs), makeY(ys));
+      checkInvariants(tree);
+      expect(dump(tree)).toEqual(dump(byMove));
+      for (let id = 0; id < 8; id++) {
+        if (id !== 5) expect(tree.queryCircle(xs[id], ys[id], 0)).toContain(id);
+      }
+    });
+  }
+
   it('arrays too short for the largest present id are a RangeError naming it; nothing moves', () => {
     const { tree, before, xs, ys } = setup();
     expect(() => tree.moveAll(xs.subarray(0, 7), ys)).toThrow(RangeError);
