@@ -1466,7 +1466,8 @@ export class PointQuadtree {
         let c = child[n];
         // Strict tree: while the circle is farther than r from both split lines of n, it meets only the
         // child on its side of them (circleMeets would find the other three apart, and that child
-        // neither apart nor covered): step down without testing the four children.
+        // neither apart nor covered): step down without testing the four children. The split point is the
+        // SE child's min corner, as in childFor.
         while (strict && c >= 0) {
           const m = (c + 3) << 2;
           const gx = (x - nb[m]) * s;
@@ -1552,7 +1553,8 @@ export class PointQuadtree {
         visited++;
         let c = child[n];
         // Strict tree: while the rectangle lies off both split lines of n, it meets only the child on its
-        // side of them (never wholly inside it): step down without testing the four children.
+        // side of them (never wholly inside it): step down without testing the four children (split point
+        // as in childFor).
         while (strict && c >= 0) {
           const m = (c + 3) << 2;
           const mx = nb[m];
