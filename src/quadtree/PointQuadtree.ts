@@ -1485,9 +1485,9 @@ export class PointQuadtree {
           tested += e - b;
           const lb = n << 2;
           if (found + (e - b) <= cap && (nb[lb + 2] - nb[lb]) * (nb[lb + 3] - nb[lb + 1]) <= sparse) {
-            // Room for the whole leaf (always, when out.length >= size) and a leaf not much larger than the
-            // circle: write every id and step past the hits only. No branch to mispredict: in dense data
-            // about half the points tested are hits.
+            // Room for the whole leaf (always, when out.length >= size) and a leaf (its loose rectangle) at
+            // most 8 times the circle's area: write every id and step past the hits only. No branch to
+            // mispredict: in dense data about half the points tested are hits.
             for (let i = b; i < e; i++) {
               const dx = (xy[i << 1] - x) * s;
               const dy = (xy[(i << 1) + 1] - y) * s;
@@ -1553,8 +1553,8 @@ export class PointQuadtree {
         visited++;
         let c = child[n];
         // Strict tree: while the rectangle lies off both split lines of n, it meets only the child on its
-        // side of them (never wholly inside it): step down without testing the four children (split point
-        // as in childFor).
+        // side of them, and that child is never wholly inside the rectangle: step down without testing the
+        // four children (split point as in childFor).
         while (strict && c >= 0) {
           const m = (c + 3) << 2;
           const mx = nb[m];
