@@ -1136,7 +1136,6 @@ export class PointQuadtree {
     return found;
   }
 
-  /** Checks a query rectangle and puts it in arg[2..5]. */
   /** Checks a circle (throws naming what is wrong) and puts it in `arg` (x, y, radius at 2, 3, 4). */
   private setCircleArg(x: number, y: number, radius: number): void {
     // Number.isFinite and typeof convert nothing, so a string or an object with valueOf fails here.
@@ -1157,6 +1156,7 @@ export class PointQuadtree {
     a[4] = radius;
   }
 
+  /** Checks a query rectangle (throws naming what is wrong) and puts it in `arg` (2..5). */
   private setRectArg(minX: number, minY: number, maxX: number, maxY: number): void {
     // Number.isFinite converts nothing, so a string or an object with valueOf fails here, not later.
     if (
