@@ -333,8 +333,9 @@ export class Simulation {
     }
     const crowdOn = this.settings.crowdMode;
     if (this.settings.moving && this.settings.speed > 0 && this.count > 0 && dt > 0) {
-      const t0 = performance.now();
+      // Separation times itself (crowd time), so the wander's time starts after it.
       if (crowdOn) this.separate(dt);
+      const t0 = performance.now();
       this.wander(dt);
       const t1 = performance.now();
       this.moveAllInTree();
