@@ -1059,7 +1059,7 @@ export class PointQuadtree {
    *   Uint32Array. The tree is never changed.
    */
   queryPairsInto(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
-    if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    checkRadius('radius', radius);
     checkIdArray('outA', outA);
     checkIdArray('outB', outB);
     const found = this.joinPairs(radius, outA, outB);
@@ -1079,7 +1079,7 @@ export class PointQuadtree {
    *   during the calls (the calls stop there).
    */
   forEachPair(radius: number, callback: (a: number, b: number) => void): void {
-    if (!(typeof radius === 'number' && radius >= 0 && radius < Infinity)) checkRadius('radius', radius);
+    checkRadius('radius', radius);
     // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
     const nested = this.pairing;
     const n = this.pairsInBuffers(radius, nested);
@@ -2212,8 +2212,6 @@ export class PointQuadtree {
       nb[3] = maxY;
     }
     this.build(ids, xs, ys, n);
-    this._version++;
-    this.syncLoose();
   }
 
   /**
