@@ -8,6 +8,7 @@
  */
 import type { PointQuadtree } from '../quadtree';
 import type { ChangeList } from './detection';
+import { clamp, type GroundRect } from './world';
 
 /** Brute force is refused for the crowd when one all-pairs scan would take longer than this, ms. */
 export const BRUTE_BUDGET_MS = 200;
@@ -62,13 +63,6 @@ export class Crowd {
   /** Whether enemy `id` had a neighbour within the radius at the last {@link find}. */
   has(id: number): boolean {
     return this.flags[id] === 1;
-  }
-
-  /** Enemies with a neighbour (counts the flags; O(n)). */
-  crowded(): number {
-    let n = 0;
-    for (let i = 0; i < this.flaggedTop; i++) n += this.flags[i];
-    return n;
   }
 
   /** The estimated cost of one O(n²) scan over `n` enemies, ms. */
@@ -161,13 +155,17 @@ export class Crowd {
     }
   }
 
-  /** Move the first `count` enemies by their push times `step` (world units at push 1). */
-  applyPushes(xs: Float32Array, zs: Float32Array, count: number, step: number): void {
+  /**
+   * Move the first `count` enemies by their push times `step` (world units at push 1), kept inside `area`
+   * (clamped, in the same pass).
+   */
+  applyPushes(xs: Float32Array, zs: Float32Array, count: number, step: number, area: GroundRect): void {
     const px = this.pushX;
     const pz = this.pushZ;
+    const { minX, maxX, minZ, maxZ } = area;
     for (let i = 0; i < count; i++) {
-      xs[i] += px[i] * step;
-      zs[i] += pz[i] * step;
+      xs[i] = clamp(xs[i] + px[i] * step, minX, maxX);
+      zs[i] = clamp(zs[i] + pz[i] * step, minZ, maxZ);
     }
   }
 

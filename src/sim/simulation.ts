@@ -369,13 +369,7 @@ export class Simulation {
     const crowd = this.crowd;
     const n = this.count;
     crowd.computePushes(this.xs, this.zs, n, this.settings.crowdRadius);
-    crowd.applyPushes(this.xs, this.zs, n, this.settings.speed * SEPARATION_GAIN * dt);
-    const a = this.area;
-    const { xs, zs } = this;
-    for (let i = 0; i < n; i++) {
-      xs[i] = clamp(xs[i], a.minX, a.maxX);
-      zs[i] = clamp(zs[i], a.minZ, a.maxZ);
-    }
+    crowd.applyPushes(this.xs, this.zs, n, this.settings.speed * SEPARATION_GAIN * dt, this.area);
     this.separateMs = performance.now() - t0;
   }
 
