@@ -37,6 +37,25 @@ export function classBelow(cap: number): number {
   return cap >= 3 << (q - 1) ? 2 * q : 2 * q - 1;
 }
 
+/**
+ * Copies the item in slot `from` of (srcXY, srcIds) to slot `to` of (xy, ids) and returns its id: the one
+ * copy of a slot (x and y share a cache line). The arrays may be the same. The caller updates the id's slot.
+ */
+export function copyItem(
+  srcXY: Float64Array,
+  srcIds: Int32Array,
+  from: number,
+  xy: Float64Array,
+  ids: Int32Array,
+  to: number,
+): number {
+  xy[to << 1] = srcXY[from << 1];
+  xy[(to << 1) + 1] = srcXY[(from << 1) + 1];
+  const id = srcIds[from];
+  ids[to] = id;
+  return id;
+}
+
 export class ItemPool {
   /** x, y per slot (stride 2). Reallocated when the pool grows or compacts: re-read it after alloc. */
   xy: Float64Array;
@@ -155,13 +174,7 @@ export class ItemPool {
       const e = s + count[n];
       start[n] = to;
       let t = to;
-      for (let i = s; i < e; i++, t++) {
-        xy[t << 1] = oldXY[i << 1];
-        xy[(t << 1) + 1] = oldXY[(i << 1) + 1];
-        const id = oldIds[i];
-        ids[t] = id;
-        idSlot[id] = t;
-      }
+      for (let i = s; i < e; i++, t++) idSlot[copyItem(oldXY, oldIds, i, xy, ids, t)] = t;
       to += cap[n];
     }
     this.xy = xy;

@@ -1,5 +1,6 @@
+import { midpoint } from './geometry';
 import { classCapacity } from './ItemPool';
-import { INTERNALS, midpoint, type PointQuadtree } from './PointQuadtree';
+import { INTERNALS, type PointQuadtree } from './PointQuadtree';
 
 /**
  * Checks every structural rule of a {@link PointQuadtree} and throws an Error naming the first one broken:

@@ -13,3 +13,15 @@ export function distanceScale(radius: number): number {
   if (radius === 0) return 2 ** 1023;
   return Math.min(2 ** 1023, 2 ** -Math.floor(Math.log2(radius)));
 }
+
+/**
+ * The factor nearest() multiplies differences by when it ranks points by distance: 1 while every
+ * coordinate's magnitude (`magnitude`: the largest of the centre's and the root's) is at most 2^500, else the
+ * power of two that brings it to about 2^500. Squared distances across the whole root then stay finite, so
+ * far points are ordered by distance instead of tying at Infinity, while differences keep about 500 binary
+ * orders of range below that (distanceScale, made for a radius, would scale huge coordinates down to about
+ * 1 and lose the small differences to underflow).
+ */
+export function spanScale(magnitude: number): number {
+  return magnitude <= 2 ** 500 ? 1 : 2 ** (500 - Math.ceil(Math.log2(magnitude)));
+}

@@ -10,7 +10,11 @@
  * which hold every item of the subtree, so the answer is exact with looseness too.
  */
 
+import { NAME } from './checks';
 import { distanceScale } from './distance';
+import { pointRectDist2 } from './geometry';
+import { NodeStack } from './stack';
+import type { TreeState } from './state';
 
 /** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap), differences times s. */
 function gap2(r: Float64Array, a: number, b: number, s: number): number {
@@ -26,12 +30,12 @@ export const OUT_OF_ROOM = -1;
 
 /** The join's traversal stack, reused from call to call: one per tree, so a join allocates nothing. */
 export class PairJoin {
-  private stack: Int32Array = new Int32Array(256);
+  private readonly walk = new NodeStack(256);
 
   /**
    * Writes every unordered pair of distinct items within `radius` (closed) into outA / outB
    * (ids) and returns the count, or {@link OUT_OF_ROOM} when they would not fit (the outputs' contents are
-   * then unspecified). Fewer than two items: 0. The arrays are the tree's (layout: PointQuadtree.ts):
+   * then unspecified). Fewer than two items: 0. The arrays are the tree's (layout: state.ts):
    * `rect` the loose rectangles (stride 4), `child`, `count`, `start` per node, `xy` and `ids` per slot.
    */
   run(
@@ -53,7 +57,7 @@ export class PairJoin {
     // more of the candidates are hits: where the circle of radius r covers a third of the leaf's area.
     // Where hits are rare, a predicted branch costs less than the stores.
     const dense = (3 * Math.PI * r2) / (s * s);
-    let stack = this.stack;
+    let stack = this.walk.items;
     let found = 0;
     if (count[0] < 2) return 0;
     let sp = 0;
@@ -104,7 +108,7 @@ export class PairJoin {
           }
           continue;
         }
-        if (sp + 20 > stack.length) stack = this.grow(sp + 20);
+        stack = this.walk.room(sp, 20);
         for (let i = ca; i < ca + 4; i++) {
           if (count[i] === 0) continue;
           if (count[i] > 1) {
@@ -148,9 +152,7 @@ export class PairJoin {
             const x = xy[i << 1];
             const y = xy[(i << 1) + 1];
             // Skip an item whose own distance to b's rectangle is already too far.
-            const gx = (x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0) * s;
-            const gy = (y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0) * s;
-            if (gx * gx + gy * gy > r2) continue;
+            if (pointRectDist2(x, y, bMinX, bMinY, bMaxX, bMaxY, s) > r2) continue;
             const id = ids[i];
             for (let j = sb; j < eb; j++) {
               const dx = (xy[j << 1] - x) * s;
@@ -166,9 +168,7 @@ export class PairJoin {
         for (let i = sa; i < ea; i++) {
           const x = xy[i << 1];
           const y = xy[(i << 1) + 1];
-          const gx = (x < bMinX ? bMinX - x : x > bMaxX ? x - bMaxX : 0) * s;
-          const gy = (y < bMinY ? bMinY - y : y > bMaxY ? y - bMaxY : 0) * s;
-          if (gx * gx + gy * gy > r2) continue;
+          if (pointRectDist2(x, y, bMinX, bMinY, bMaxX, bMaxY, s) > r2) continue;
           const id = ids[i];
           for (let j = sb; j < eb; j++) {
             const dx = (xy[j << 1] - x) * s;
@@ -190,7 +190,7 @@ export class PairJoin {
         other = a;
       }
       const c = child[split];
-      if (sp + 8 > stack.length) stack = this.grow(sp + 8);
+      stack = this.walk.room(sp, 8);
       for (let k = c; k < c + 4; k++) {
         if (count[k] === 0 || gap2(rect, k, other, s) > r2) continue;
         stack[sp++] = k;
@@ -198,13 +198,6 @@ export class PairJoin {
       }
     }
     return found;
-  }
-
-  private grow(need: number): Int32Array {
-    const next = new Int32Array(Math.max(need, this.stack.length * 2));
-    next.set(this.stack);
-    this.stack = next;
-    return next;
   }
 }
 
@@ -220,4 +213,84 @@ function far2(r: Float64Array, a: number, b: number, s: number): number {
 function area(r: Float64Array, n: number): number {
   const p = n << 2;
   return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
+}
+
+/** pairs.ts's scratch: the join's stack and the pairs forEachPair hands out (grown as needed, then reused). */
+export class PairScratch {
+  readonly join = new PairJoin();
+  pairA = new Int32Array(64);
+  pairB = new Int32Array(64);
+  nestedPairA = new Int32Array(0);
+  nestedPairB = new Int32Array(0);
+  /** A forEachPair is running (a call from its callback is nested and gets buffers of its own). */
+  pairing = false;
+}
+
+/** Every pair within `radius` into outA / outB (checked); {@link OUT_OF_ROOM} when they are too short. */
+export function pairsInto(
+  t: TreeState,
+  radius: number,
+  outA: Int32Array | Uint32Array,
+  outB: Int32Array | Uint32Array,
+): number {
+  if (t.size < 2) return 0;
+  const pool = t.pool;
+  return t.pairs.join.run(
+    t.nodeLoose,
+    t.nodeChild,
+    t.nodeCount,
+    t.nodeStart,
+    pool.xy,
+    pool.ids,
+    radius,
+    outA,
+    outB,
+  );
+}
+
+/**
+ * Every pair within `radius` into the tree's own pair buffers (the nested pair when `nested`), grown by
+ * fours until they fit; returns the count.
+ */
+export function pairsInBuffers(t: TreeState, radius: number, nested: boolean): number {
+  const scratch = t.pairs;
+  let a = nested ? new Int32Array(64) : scratch.pairA;
+  let b = nested ? new Int32Array(64) : scratch.pairB;
+  let found = pairsInto(t, radius, a, b);
+  while (found === OUT_OF_ROOM) {
+    a = new Int32Array(a.length * 4);
+    b = new Int32Array(b.length * 4);
+    found = pairsInto(t, radius, a, b);
+  }
+  if (nested) {
+    scratch.nestedPairA = a;
+    scratch.nestedPairB = b;
+  } else {
+    scratch.pairA = a;
+    scratch.pairB = b;
+  }
+  return found;
+}
+
+/**
+ * Finds every pair within `radius` (checked), then calls `callback(a, b)` for each; throws if the tree's
+ * node structure changed during the calls.
+ */
+export function forEachPair(t: TreeState, radius: number, callback: (a: number, b: number) => void): void {
+  const scratch = t.pairs;
+  // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
+  const nested = scratch.pairing;
+  const n = pairsInBuffers(t, radius, nested);
+  const a = nested ? scratch.nestedPairA : scratch.pairA;
+  const b = nested ? scratch.nestedPairB : scratch.pairB;
+  const version = t.version;
+  scratch.pairing = true;
+  try {
+    for (let i = 0; i < n; i++) {
+      callback(a[i], b[i]);
+      if (t.version !== version) throw new Error(`${NAME}: the tree's structure changed during forEachPair`);
+    }
+  } finally {
+    if (!nested) scratch.pairing = false;
+  }
 }

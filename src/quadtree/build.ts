@@ -1,0 +1,263 @@
+/*
+ * Bulk build: every node and the pool from a list of items in one top-down pass (from(), and the rebuilds
+ * after a root change), plus from()'s check of its input.
+ */
+
+import { checkCoordinate, checkExtent, checkId, MAX_ID, NAME } from './checks';
+import { extendBox, growToCover, midpoint, quadrant } from './geometry';
+import { copyItem } from './ItemPool';
+import { leavesBelow } from './leaves';
+import { allocGroup, ensureIdCapacity, initChildren, resizeNodes, syncLoose } from './nodes';
+import { canSplit } from './split';
+import type { TreeState } from './state';
+
+/**
+ * from()'s body, on a new empty tree: checks the arrays (throws before building anything), sets the root
+ * (options' bounds grown by doubling to cover every point, or refitted to the points' extent where
+ * doubling would overflow) and builds.
+ */
+export function buildFrom(
+  t: TreeState,
+  ids: ArrayLike<number>,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+): void {
+  const n = ids.length;
+  if (xs.length !== n || ys.length !== n) {
+    throw new RangeError(
+      `${NAME}.from: ids, xs and ys must have the same length, got ${n}, ${xs.length}, ${ys.length}`,
+    );
+  }
+  // The scan is a function of its own: inside this one the engine compiles it several times slower.
+  const scan = new Float64Array(5);
+  const bad = scanPoints(ids, xs, ys, n, scan);
+  if (bad >= 0) {
+    checkId(ids[bad]);
+    checkCoordinate(`xs[${bad}]`, xs[bad]);
+    checkCoordinate(`ys[${bad}]`, ys[bad]);
+  }
+  if (n === 0) return;
+  const maxId = scan[4];
+  ensureIdCapacity(t, maxId);
+  t.idTop = maxId + 1;
+  const idSlot = t.idSlot;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (idSlot[id] !== -1) throw new Error(`${NAME}.from: id ${id} appears more than once`);
+    idSlot[id] = i;
+  }
+  const root = t.nodeBounds;
+  const grown = t.root.box;
+  for (let i = 0; i < 4; i++) grown[i] = root[i];
+  if (growToCover(grown, scan[0], scan[1]) && growToCover(grown, scan[2], scan[3])) {
+    for (let i = 0; i < 4; i++) root[i] = grown[i];
+  } else {
+    // Doubling would overflow: the root is the extent of the points and the bounds, if that is finite.
+    for (let i = 0; i < 4; i++) grown[i] = root[i];
+    extendBox(grown, scan[0], scan[1]);
+    extendBox(grown, scan[2], scan[3]);
+    checkExtent(grown[0], grown[1], grown[2], grown[3]);
+    for (let i = 0; i < 4; i++) root[i] = grown[i];
+    t.refitted = true;
+  }
+  build(t, ids, xs, ys, n);
+}
+
+/**
+ * from()'s one pass over its input: the index of the first entry with a bad id or coordinate (-1: none);
+ * the extent and the largest id go into `out` (minX, minY, maxX, maxY, maxId). (Locals, not extendBox:
+ * this loop runs over every point of a bulk load.)
+ */
+function scanPoints(
+  ids: ArrayLike<number>,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  n: number,
+  out: Float64Array,
+): number {
+  let maxId = -1;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    const x = xs[i];
+    const y = ys[i];
+    // Number.isInteger and Number.isFinite convert nothing: a string or an object is bad too.
+    if (!(Number.isInteger(id) && id >= 0 && id <= MAX_ID && Number.isFinite(x) && Number.isFinite(y)))
+      return i;
+    if (id > maxId) maxId = id;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = maxX;
+  out[3] = maxY;
+  out[4] = maxId;
+  return -1;
+}
+
+/**
+ * Rebuilds the whole tree from its items under the current root (same shape as inserting them, compact
+ * pool). With `cover`, the root is first refitted to the extent of the items, `cover` and the constructor's
+ * bounds (throws, changing nothing, if that extent is not finite): growth that doubling cannot reach.
+ */
+export function rebuild(t: TreeState, cover?: Float64Array): void {
+  const n = t.size;
+  const ids = new Int32Array(n);
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  const leaves = leavesBelow(t, 0, -1);
+  const list = t.leaves.list;
+  const pool = t.pool;
+  let j = 0;
+  for (let k = 0; k < leaves; k++) {
+    const s = t.nodeStart[list[k]];
+    for (let i = s; i < s + t.nodeCount[list[k]]; i++, j++) {
+      ids[j] = pool.ids[i];
+      xs[j] = pool.xy[i << 1];
+      ys[j] = pool.xy[(i << 1) + 1];
+    }
+  }
+  if (cover) {
+    const ib = t.initial;
+    const box = t.root.box;
+    box[0] = Math.min(cover[0], ib.minX);
+    box[1] = Math.min(cover[1], ib.minY);
+    box[2] = Math.max(cover[2], ib.maxX);
+    box[3] = Math.max(cover[3], ib.maxY);
+    for (let i = 0; i < n; i++) extendBox(box, xs[i], ys[i]);
+    checkExtent(box[0], box[1], box[2], box[3]);
+    t.refitted = true;
+    for (let i = 0; i < 4; i++) t.nodeBounds[i] = box[i];
+  }
+  build(t, ids, xs, ys, n);
+}
+
+/** build()'s scratch: a second copy of the slots to scatter into, and each slot's quadrant. */
+interface BuildScratch {
+  readonly xy: Float64Array;
+  readonly ids: Int32Array;
+  readonly quad: Uint8Array;
+}
+
+/** The last build's scratch, while the garbage collector has not taken it (see buildScratch). */
+let lastScratch: WeakRef<BuildScratch> | undefined;
+
+/**
+ * A scratch for building `n` items: the last one if it is big enough and still alive, else a new one.
+ * Held only weakly, so it costs no memory between builds once the collector wants it back, while builds in
+ * quick succession (a level load, a rebuild per frame) do not allocate 21 bytes per item each time.
+ */
+function buildScratch(n: number): BuildScratch {
+  const last = lastScratch?.deref();
+  if (last && last.ids.length >= n) return last;
+  const scratch = { xy: new Float64Array(2 * n), ids: new Int32Array(n), quad: new Uint8Array(n) };
+  lastScratch = new WeakRef(scratch);
+  return scratch;
+}
+
+/**
+ * Builds the nodes and the pool from scratch for `n` items (ids already validated and unique), within
+ * the current root bounds, which must cover every point. Each leaf's block fits its items exactly.
+ */
+export function build(
+  t: TreeState,
+  ids: ArrayLike<number>,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  n: number,
+): void {
+  t.nodeTop = 1;
+  t.freeGroup = -1;
+  t.pool.resetTo(n);
+  const xy = t.pool.xy;
+  const sid = t.pool.ids;
+  for (let i = 0; i < n; i++) {
+    xy[i << 1] = xs[i];
+    xy[(i << 1) + 1] = ys[i];
+    sid[i] = ids[i];
+  }
+  // Each split scatters its range into the other of two buffers (the pool's arrays and a scratch pair),
+  // so nothing is copied back level by level; a leaf whose items end up in the scratch is copied once.
+  const scratch = buildScratch(n);
+  const txy = scratch.xy;
+  const tid = scratch.ids;
+  const quad = scratch.quad;
+  const maxItems = t.maxItems;
+  // Work items: node, first slot, end slot, where the items are (0: the pool, 1: the scratch).
+  const work: number[] = [0, 0, n, 0];
+  while (work.length > 0) {
+    const side = work.pop()!;
+    const hi = work.pop()!;
+    const lo = work.pop()!;
+    const node = work.pop()!;
+    const cnt = hi - lo;
+    t.nodeCount[node] = cnt;
+    if (cnt <= maxItems || !canSplit(t, node)) {
+      if (side === 1) {
+        xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
+        sid.set(tid.subarray(lo, hi), lo);
+      }
+      t.nodeChild[node] = -1;
+      t.nodeStart[node] = cnt > 0 ? lo : -1;
+      t.nodeCap[node] = cnt;
+      for (let i = lo; i < hi; i++) {
+        const id = sid[i];
+        t.idSlot[id] = i;
+        t.idLeaf[id] = node;
+      }
+      continue;
+    }
+    const g = allocGroup(t, node);
+    const nb = t.nodeBounds;
+    const b = node << 2;
+    const mx = midpoint(nb[b], nb[b + 2]);
+    const my = midpoint(nb[b + 1], nb[b + 3]);
+    t.splitAt[0] = mx;
+    t.splitAt[1] = my;
+    initChildren(t, g, node);
+    t.nodeChild[node] = g;
+    t.nodeStart[node] = -1;
+    t.nodeCap[node] = 0;
+    const fromXY = side === 0 ? xy : txy;
+    const fromId = side === 0 ? sid : tid;
+    // Counts and offsets indexed by quadrant: quadrants of scattered points are random, and a chain of
+    // branches on them would mispredict about every other point.
+    const at = t.quadAt;
+    at[0] = at[1] = at[2] = at[3] = 0;
+    for (let i = lo; i < hi; i++) {
+      const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
+      quad[i] = q;
+      at[q]++;
+    }
+    const c0 = at[0];
+    const c1 = at[1];
+    const c2 = at[2];
+    const e0 = lo + c0;
+    const e1 = e0 + c1;
+    const e2 = e1 + c2;
+    let next = side;
+    // All in one quadrant (common on clustered data, many levels deep): the order is already right.
+    if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
+      const toXY = side === 0 ? txy : xy;
+      const toId = side === 0 ? tid : sid;
+      at[0] = lo;
+      at[1] = e0;
+      at[2] = e1;
+      at[3] = e2;
+      for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
+      next = 1 - side;
+    }
+    work.push(g, lo, e0, next, g + 1, e0, e1, next, g + 2, e1, e2, next, g + 3, e2, hi, next);
+  }
+  // The node count is known now: drop the growth headroom (a bulk load is often the final size).
+  if (t.nodeChild.length > t.nodeTop + (t.nodeTop >> 3) + 64) resizeNodes(t, t.nodeTop + 64);
+  syncLoose(t);
+  t.size = n;
+  t.version++;
+}

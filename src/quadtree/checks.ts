@@ -1,0 +1,162 @@
+/*
+ * Argument checks, one per kind of argument, shared by every entry point. Each throws before anything
+ * changes, with a message that starts with the class name and names the argument and its value. Nothing is
+ * converted: `typeof` and `Number.isFinite` call no `valueOf` of the caller's.
+ */
+
+import type { Bounds, QuadtreeOptions } from './types';
+
+/** The prefix of every error message. */
+export const NAME = 'PointQuadtree';
+
+/** Largest id accepted. Ids index dense arrays, so memory grows with the largest id in use (8 bytes each). */
+export const MAX_ID = 0x1ffffff;
+
+/** Defaults of the options (chosen by measurement: see docs/performance.md). */
+export const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> = Object.freeze({
+  maxItems: 64,
+  minSize: 1,
+  looseness: 0,
+});
+
+/**
+ * A value as an error message shows it, without converting it: no `valueOf` or `toString` of the caller's
+ * object is called, and BigInt and Symbol values print instead of throwing.
+ */
+export function describe(value: unknown): string {
+  switch (typeof value) {
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'string':
+      return JSON.stringify(value);
+    case 'bigint':
+      return `${value.toString()}n (a BigInt)`;
+    case 'symbol':
+      return value.toString();
+    case 'function':
+      return 'a function';
+    case 'object':
+      return value === null ? 'null' : `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+    default:
+      return String(value);
+  }
+}
+
+/** A TypeError for an argument that is not a number at all (checked with typeof; nothing is converted). */
+export function notANumber(name: string, value: unknown): never {
+  throw new TypeError(`${NAME}: ${name} must be a number, got ${describe(value)}`);
+}
+
+export function checkCoordinate(name: string, value: number): void {
+  if (typeof value !== 'number') notANumber(name, value);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${NAME}: ${name} must be a finite number, got ${describe(value)}`);
+  }
+}
+
+export function checkRadius(name: string, value: number): void {
+  if (typeof value !== 'number') notANumber(name, value);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(value)}`);
+  }
+}
+
+/** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
+export function checkIdArray(name: string, value: unknown): void {
+  if (!(value instanceof Int32Array || value instanceof Uint32Array)) {
+    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+    throw new TypeError(`${NAME}: ${name} must be an Int32Array or Uint32Array, got ${kind}`);
+  }
+}
+
+export function checkId(id: number): void {
+  if (typeof id !== 'number') notANumber('id', id);
+  if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
+    throw new RangeError(`${NAME}: id must be an integer from 0 to ${MAX_ID}, got ${describe(id)}`);
+  }
+}
+
+export function checkCircle(x: number, y: number, radius: number): void {
+  checkCoordinate('x', x);
+  checkCoordinate('y', y);
+  checkRadius('radius', radius);
+}
+
+export function checkRect(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkCoordinate('minX', minX);
+  checkCoordinate('minY', minY);
+  checkCoordinate('maxX', maxX);
+  checkCoordinate('maxY', maxY);
+  if (minX > maxX || minY > maxY) {
+    throw new RangeError(
+      `${NAME}: queryRect needs minX <= maxX and minY <= maxY, got (${minX}, ${minY}, ${maxX}, ${maxY})`,
+    );
+  }
+}
+
+/** Throws (naming the extent) if a root spanning minX..maxX, minY..maxY would not have a finite size. */
+export function checkExtent(minX: number, minY: number, maxX: number, maxY: number): void {
+  if (!(Number.isFinite(maxX - minX) && Number.isFinite(maxY - minY))) {
+    throw new RangeError(
+      `${NAME}: the points span x ${minX} .. ${maxX}, y ${minY} .. ${maxY}: ` +
+        'a root that wide or deep is not a finite number of units across',
+    );
+  }
+}
+
+/** The error of a query whose output array (length `cap`) filled up before the query ended. */
+export function outOfRoom(cap: number, size: number): never {
+  throw new RangeError(
+    `${NAME}: the output array (length ${cap}) is too small for the query's answer; ` +
+      `give it length >= size (${size})`,
+  );
+}
+
+/** The constructor's options, checked, with the defaults filled in. */
+export interface CheckedOptions {
+  readonly bounds: Bounds;
+  readonly maxItems: number;
+  readonly minSize: number;
+  readonly looseness: number;
+}
+
+/** Checks the constructor's options (throws RangeError naming the first bad one) and fills in defaults. */
+export function checkOptions(options: QuadtreeOptions): CheckedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`${NAME}: options must be an object with bounds, got ${describe(options)}`);
+  }
+  const b = options.bounds;
+  if (b === null || typeof b !== 'object') {
+    throw new RangeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
+  }
+  for (const key of ['minX', 'minY', 'maxX', 'maxY'] as const) {
+    const v = b[key];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(v)}`);
+    }
+  }
+  if (!(b.minX < b.maxX) || !(b.minY < b.maxY)) {
+    throw new RangeError(
+      `${NAME}: bounds must not be empty (minX < maxX and minY < maxY), got ` +
+        `{minX: ${b.minX}, minY: ${b.minY}, maxX: ${b.maxX}, maxY: ${b.maxY}}`,
+    );
+  }
+  if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
+    throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
+  }
+  const maxItems = options.maxItems ?? DEFAULTS.maxItems;
+  if (typeof maxItems !== 'number' || !Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
+    throw new RangeError(
+      `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
+    );
+  }
+  const minSize = options.minSize ?? DEFAULTS.minSize;
+  if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
+    throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
+  }
+  const looseness = options.looseness ?? DEFAULTS.looseness;
+  if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
+    throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
+  }
+  return { bounds: { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY }, maxItems, minSize, looseness };
+}
