@@ -189,13 +189,20 @@ export function build(
   const tid = scratch.ids;
   const quad = scratch.quad;
   const maxItems = t.maxItems;
-  // Work items: node, first slot, end slot, where the items are (0: the pool, 1: the scratch).
-  const work: number[] = [0, 0, n, 0];
-  while (work.length > 0) {
-    const side = work.pop()!;
-    const hi = work.pop()!;
-    const lo = work.pop()!;
-    const node = work.pop()!;
+  // Work items of four entries: node, first slot, end slot, where the items are (0: the pool, 1: the
+  // scratch).
+  const walk = t.buildStack;
+  let work = walk.items;
+  let sp = 0;
+  work[sp++] = 0;
+  work[sp++] = 0;
+  work[sp++] = n;
+  work[sp++] = 0;
+  while (sp > 0) {
+    const side = work[--sp];
+    const hi = work[--sp];
+    const lo = work[--sp];
+    const node = work[--sp];
     const cnt = hi - lo;
     t.nodeCount[node] = cnt;
     if (cnt <= maxItems || !canSplit(t, node)) {
@@ -253,7 +260,17 @@ export function build(
       for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
       next = 1 - side;
     }
-    work.push(g, lo, e0, next, g + 1, e0, e1, next, g + 2, e1, e2, next, g + 3, e2, hi, next);
+    work = walk.room(sp, 16);
+    const ends = t.quadAt;
+    ends[0] = e0;
+    ends[1] = e1;
+    ends[2] = e2;
+    for (let k = 0; k < 4; k++) {
+      work[sp++] = g + k;
+      work[sp++] = k === 0 ? lo : ends[k - 1];
+      work[sp++] = k === 3 ? hi : ends[k];
+      work[sp++] = next;
+    }
   }
   // The node count is known now: drop the growth headroom (a bulk load is often the final size).
   if (t.nodeChild.length > t.nodeTop + (t.nodeTop >> 3) + 64) resizeNodes(t, t.nodeTop + 64);

@@ -105,6 +105,8 @@ export class TreeState {
   readonly moveAll = new MoveAllScratch();
   /** build.ts: per-quadrant counts, then write offsets. */
   readonly quadAt = new Int32Array(4);
+  /** build.ts: the nodes still to build, four entries each. */
+  readonly buildStack = new NodeStack();
   /** visit.ts. */
   readonly visit = new VisitScratch();
   /** nearest.ts. */

@@ -43,7 +43,11 @@ export interface NodeInfo {
 
 /** Figures of the last query, for a HUD. The object is reused and overwritten by every query. */
 export interface QueryStats {
-  /** Nodes popped from the traversal stack (inner nodes and leaves). */
+  /**
+   * Nodes the query reached (inner nodes and leaves): those whose children or items it examined, those it
+   * stepped through on the way down, and those whose items it handed over whole. visitCircle calls back
+   * for exactly these nodes.
+   */
   nodesVisited: number;
   /** Points whose distance (or rectangle test) was computed one by one. */
   pointsTested: number;
