@@ -124,7 +124,7 @@ export function rebuild(t: TreeState, cover?: Float64Array): void {
     }
   }
   if (cover) {
-    const ib = t.initial;
+    const ib = t.initialBounds;
     const box = t.root.box;
     box[0] = Math.min(cover[0], ib.minX);
     box[1] = Math.min(cover[1], ib.minY);

@@ -120,7 +120,7 @@ function moveEach(
 function stepsStayFinite(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): boolean {
   const idSlot = t.idSlot;
   const xy = t.pool.xy;
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const scratch = t.moveAll;
   if (scratch.spans.length < 4 * (maxId + 1)) scratch.spans = new Float64Array(4 * (maxId + 1));
   const after = scratch.spans;
@@ -166,7 +166,7 @@ function refitAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, ma
   box[0] = box[1] = Infinity;
   box[2] = box[3] = -Infinity;
   for (let id = 0; id <= maxId; id++) if (idSlot[id] >= 0) extendBox(box, xs[id], ys[id]);
-  const ib = t.initial;
+  const ib = t.initialBounds;
   checkExtent(
     Math.min(box[0], ib.minX),
     Math.min(box[1], ib.minY),
@@ -195,7 +195,7 @@ function movesMayShrink(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   const g = t.nodeChild[0];
   if (t.refitted || g < 0) return true;
   const nb = t.nodeBounds;
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const cx = midpoint(ib.minX, ib.maxX);
   const cy = midpoint(ib.minY, ib.maxY);
   const r = t.moveAll.half;

@@ -9,7 +9,7 @@ import type { TreeState } from './state';
 
 /** Resets to a single empty root leaf with the constructor's bounds and an empty pool. */
 export function resetNodes(t: TreeState): void {
-  const b = t.initial;
+  const b = t.initialBounds;
   t.nodeTop = 1;
   t.freeGroup = -1;
   t.refitted = false;

@@ -25,7 +25,7 @@ export class RootScratch {
 /** Whether the root differs from the constructor's bounds (only then can it shrink). */
 export function isGrown(t: TreeState): boolean {
   const nb = t.nodeBounds;
-  const ib = t.initial;
+  const ib = t.initialBounds;
   return t.refitted || nb[0] !== ib.minX || nb[1] !== ib.minY || nb[2] !== ib.maxX || nb[3] !== ib.maxY;
 }
 
@@ -40,7 +40,7 @@ export function onRootEdge(t: TreeState, slot: number): boolean {
 /** Whether node `k`'s rectangle contains the constructor's bounds (closed). */
 export function holdsInitial(t: TreeState, k: number): boolean {
   const nb = t.nodeBounds;
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const b = k << 2;
   return nb[b] <= ib.minX && nb[b + 1] <= ib.minY && nb[b + 2] >= ib.maxX && nb[b + 3] >= ib.maxY;
 }
@@ -201,7 +201,7 @@ export function shrinkRoot(t: TreeState, edge: boolean): void {
  * if it shrank; the caller rebuilds. While a stray is out the first check fails at once.
  */
 function halveToItems(t: TreeState): boolean {
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const box = t.root.box;
   const nb = t.nodeBounds;
   for (let i = 0; i < 4; i++) box[i] = nb[i];
@@ -240,7 +240,7 @@ function halveToItems(t: TreeState): boolean {
  * y, joined with the constructor's bounds, into `out`: one step of halveToItems.
  */
 export function halfToward(t: TreeState, r: Float64Array, out: Float64Array): void {
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const cx = midpoint(ib.minX, ib.maxX);
   const cy = midpoint(ib.minY, ib.maxY);
   const mx = midpoint(r[0], r[2]);
@@ -314,7 +314,7 @@ function promote(t: TreeState, g: number, k: number): void {
  */
 function refitDown(t: TreeState): boolean {
   const nb = t.nodeBounds;
-  const ib = t.initial;
+  const ib = t.initialBounds;
   const box = t.root.box;
   box[0] = ib.minX;
   box[1] = ib.minY;

@@ -31,7 +31,7 @@
  * split lines are the old root's edges, which a fresh build would compute as midpoints), which is what
  * `from` builds directly.
  *
- * The root starts as the constructor's bounds (`initial`). A point outside it grows it by doubling
+ * The root starts as the constructor's bounds (`initialBounds`). A point outside it grows it by doubling
  * (root.ts); where doubling would overflow, the root is refitted to the items' extent (`refitted`). It
  * shrinks back when the items allow.
  *
@@ -61,7 +61,7 @@ export class TreeState {
   /** How far an item may stray outside its leaf's rectangle before it is re-filed. */
   readonly looseness: number;
   /** The constructor's bounds: the root never shrinks below them. */
-  readonly initial: Bounds;
+  readonly initialBounds: Bounds;
 
   /** Items in the tree. */
   size = 0;
@@ -118,7 +118,7 @@ export class TreeState {
     this.maxItems = options.maxItems;
     this.minSize = options.minSize;
     this.looseness = options.looseness;
-    this.initial = options.bounds;
+    this.initialBounds = options.bounds;
     this.nodeBounds = new Float64Array(4 * 17);
     this.nodeLoose = options.looseness > 0 ? new Float64Array(4 * 17) : this.nodeBounds;
     this.nodeChild = new Int32Array(17);
