@@ -7,23 +7,25 @@
  * The per-frame path allocates nothing it could reuse.
  */
 import { Timer } from 'three';
-import { COLORS } from './colors';
-import { EnemyMesh, EnemyPalette } from './enemies';
-import { FollowCamera } from './followCamera';
-import { createGui, type SceneGui } from './gui';
-import { Hud, type HudFrame } from './hud';
-import { KeyboardInput } from './input';
-import { Listeners } from './listeners';
-import type { MessageBox } from './messages';
-import { createPlayerMesh, disposePlayerMesh } from './playerMesh';
-import { PointerTools } from './pointerTools';
-import { QuadtreeNodesHelper } from './QuadtreeNodesHelper';
-import type { Level } from './sim/level';
-import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from './sim/movement';
-import { MAX_ENEMIES, type Settings } from './sim/settings';
-import { type IdRange, Simulation } from './sim/simulation';
-import { clamp, treeX, treeY } from './sim/world';
-import { createStage, DetectRing, RectOutline, type Stage } from './stage';
+import { KeyboardInput } from '../input/keyboard';
+import { Listeners } from '../input/listeners';
+import { PointerTools } from '../input/pointerTools';
+import type { Level } from '../sim/level';
+import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from '../sim/movement';
+import { MAX_ENEMIES, type Settings } from '../sim/settings';
+import { type IdRange, Simulation } from '../sim/simulation';
+import { clamp, treeX, treeY } from '../sim/world';
+import { createGui, type SceneGui } from '../ui/gui';
+import { Hud, type HudFrame } from '../ui/hud';
+import type { MessageBox } from '../ui/messages';
+import { COLORS } from '../view/colors';
+import { DetectRing } from '../view/detectRing';
+import { EnemyMesh, EnemyPalette } from '../view/enemies';
+import { FollowCamera } from '../view/followCamera';
+import { createPlayerMesh, disposePlayerMesh } from '../view/playerMesh';
+import { QuadtreeNodesHelper } from '../view/QuadtreeNodesHelper';
+import { RectOutline } from '../view/rectOutline';
+import { createStage, type Stage } from '../view/stage';
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
 export const MAX_FRAME_DT = 0.1;
@@ -138,7 +140,7 @@ export class App {
     const size = Math.max(this.level.width, this.level.depth);
     this.camera = new FollowCamera(camera, canvas, this.player.x, this.player.z, size);
     this.keyboard = new KeyboardInput(this.listeners, window);
-    this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground, this.rectOutline);
+    this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
 
     this.hud = new Hud(options.hudElement);
     this.gui = createGui(
@@ -233,7 +235,10 @@ export class App {
     this.playerMesh.rotation.y = this.player.heading;
     this.ring.position.set(this.player.x, 0, this.player.z);
     this.ring.setRadius(s.radius);
+    // The applied rectangle wins; else the one being dragged, once the pointer has moved over the ground.
+    const dragged = this.pointer.dragRect;
     if (sim.rect !== null) this.rectOutline.set(sim.rect);
+    else if (dragged !== null) this.rectOutline.set(dragged);
     else if (!this.pointer.draggingRect) this.rectOutline.visible = false;
 
     this.nodesHelper.visible = s.showNodes;

@@ -3,9 +3,9 @@
  * scene is driven like a person would (keys, GUI, mouse).
  */
 import { Color } from 'three';
+import type { Settings } from '../sim/settings';
+import { COLORS } from '../view/colors';
 import type { App } from './app';
-import { COLORS } from './colors';
-import type { Settings } from './sim/settings';
 
 /** Every setting in force (one field per row of the settings table), and what the scene shows. */
 export interface DemoState extends Settings {
