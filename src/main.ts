@@ -50,7 +50,7 @@ async function main(messages: MessageBox): Promise<void> {
       window.location.assign(url.toString());
     },
   });
-  installHook(createHook(app, () => messages.messages));
+  installHook(createHook(app));
 }
 
 const messages = new MessageBox(element('messages'));
