@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: our PointQuadtree side by side with kdbush, flatbush, rbush, d3-quadtree and brute force
- * on the same seeded data, in one process (issue 5).
+ * on the same seeded data, in one process, so every contender meets the same points and the same machine.
  *
  * Flags:
  *   --quick          reduced sizes and repeats (CI smoke run, well under a minute)
- *   --only W2,W4     run only these parts (W1..W6, memory, alloc; W6 = all pairs within r, issue 13)
+ *   --only W2,W4     run only these parts (W1..W6, memory, alloc; W6 = all pairs within r)
  *   --maxItems N     the PointQuadtree's maxItems (default: the library's default)
  *   --minSize S      the PointQuadtree's minSize (default: the library's default)
  *   --looseness L    looseness of the extra loose-leaf rows in W4/W5 (default DEFAULT_LOOSENESS; 0: none)
@@ -141,7 +141,7 @@ function commandLine(argv: readonly string[]): string {
 function header(argv: readonly string[], cfg: OursConfig, plan: Plan, looseness: number): string {
   const cpus = os.cpus();
   return [
-    '# Quadtree benchmark (issues 5 and 11)',
+    '# Quadtree benchmark',
     '',
     `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()} ${os.arch()}`,
     `node:    ${process.version} (V8 ${process.versions.v8})`,

@@ -106,7 +106,7 @@ function bruteJob(p: Points, r: number, stride: number): () => number {
   };
 }
 
-/** Sizes and radii of W6 (N = 1e3 only for the README's table in the shape of the seeds' figures). */
+/** Sizes and radii of W6 (N = 1e3 only for docs/performance.md's table in the shape of the Unity prototypes' figures). */
 export function w6Plan(quick: boolean): { sizes: readonly number[]; radii: readonly number[] } {
   return { sizes: quick ? [1e3, 1e4] : [1e3, 1e4, 1e5], radii: [2, 10] };
 }
@@ -197,7 +197,10 @@ export function pairsTable(rows: readonly PairRow[]): string {
   ].join('\n');
 }
 
-/** Issue 13's targets: at most 0.5x kdbush's time, and at least 100x faster than brute force at N = 1e4. */
+/**
+ * The all-pairs targets: at most 0.5x kdbush's time (one query per point), and at least 100x faster than
+ * brute force at N = 1e4.
+ */
 export function pairsTargets(rows: readonly PairRow[]): TargetLine[] {
   const lines: TargetLine[] = [];
   for (const row of rows) {

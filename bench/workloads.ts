@@ -1,5 +1,5 @@
 /**
- * The workloads of issue 5 (W1-W5, memory, zero allocation). Each one makes its data with data.ts, checks
+ * The workloads (W1-W5, memory, zero allocation). Each one makes its data with data.ts, checks
  * every contender against brute force (verify.ts), then times it (timing.ts) and records rows.
  */
 import { GCProfiler, getHeapStatistics } from 'node:v8';
@@ -447,7 +447,7 @@ export interface AllocResult {
   readonly gcs: number;
   /** True if this is the control that is meant to allocate. */
   readonly control: boolean;
-  /** True if this is what the scene does every frame (the issue's target is about that path). */
+  /** True if this is what the scene does every frame (the zero-allocation target is about that path). */
   readonly scenePath: boolean;
 }
 

@@ -2,13 +2,13 @@
  * Entry point: read the URL, load the level preset, start the scene. Problems with the URL or the level are
  * shown on the page (and the defaults used); nothing here throws to the console.
  */
-import './style.css';
-import { App } from './app';
-import { createHook, installHook } from './hook';
-import { MessageBox } from './messages';
+import './ui/style.css';
+import { App } from './app/app';
+import { createHook, installHook } from './app/quadtreeDemo';
 import { type Fetch, loadStartLevel } from './sim/level';
 import { DEFAULT_SETTINGS, type Settings } from './sim/settings';
 import { parseUrlParams } from './sim/urlParams';
+import { MessageBox } from './ui/messages';
 
 function element(id: string): HTMLElement {
   const found = document.getElementById(id);
@@ -50,7 +50,7 @@ async function main(messages: MessageBox): Promise<void> {
       window.location.assign(url.toString());
     },
   });
-  installHook(createHook(app, () => messages.messages));
+  installHook(createHook(app));
 }
 
 const messages = new MessageBox(element('messages'));

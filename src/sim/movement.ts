@@ -1,6 +1,6 @@
 /**
  * The player's movement: a pure, frame-rate independent step on the ground, relative to where the camera
- * looks. No input handling and no mesh here (see `src/input.ts` and `src/playerMesh.ts`).
+ * looks. No input handling and no mesh here (see `src/input/keyboard.ts` and `src/view/playerMesh.ts`).
  */
 import { clamp, type GroundRect } from './world';
 

@@ -1,7 +1,7 @@
 /**
  * The scene's settings: ONE table, {@link SETTINGS}, with a row per setting. Everything else is derived
  * from it: the {@link Settings} type, the defaults, URL parsing (`urlParams.ts`), level-file validation
- * (`level.ts`), the GUI (`src/gui.ts`) and what an edit does (`Simulation.applyRequested`).
+ * (`level.ts`), the GUI (`src/ui/gui.ts`) and what an edit does (`Simulation.applyRequested`).
  *
  * Adding a setting: one row here, plus the code that uses its value.
  */

@@ -4,7 +4,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
-import type { DemoState } from '../../src/hook';
+import type { DemoState } from '../../src/app/quadtreeDemo';
 import { launchBrowser } from './browser';
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { COLORS } from '../../src/colors';
 import { DEFAULT_SETTINGS } from '../../src/sim/settings';
+import { COLORS } from '../../src/view/colors';
 import { clickCheckbox, getState, openScene, useBrowser, waitFrames } from './helpers';
 
 const { browser, baseUrl } = useBrowser();

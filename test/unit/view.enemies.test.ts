@@ -1,8 +1,7 @@
 import { Color } from 'three';
 import { describe, expect, it } from 'vitest';
-import { COLORS } from '../../src/colors';
-import { EnemyMesh } from '../../src/enemies';
-import { Smoothed } from '../../src/hud';
+import { COLORS } from '../../src/view/colors';
+import { EnemyMesh, EnemyPalette } from '../../src/view/enemies';
 
 describe('EnemyMesh', () => {
   it('allocates every instance once, dark, and draws mesh.count of them', () => {
@@ -50,18 +49,21 @@ describe('EnemyMesh', () => {
   });
 });
 
-describe('HUD smoothing', () => {
-  it('starts at the first sample and converges without overshoot', () => {
-    const s = new Smoothed(0.5);
-    expect(s.add(10, 0.016)).toBe(10);
-    let v = 10;
-    for (let i = 0; i < 200; i++) {
-      const next = s.add(20, 0.016);
-      expect(next).toBeGreaterThanOrEqual(v);
-      expect(next).toBeLessThanOrEqual(20);
-      v = next;
-    }
-    expect(v).toBeCloseTo(20, 1);
-    expect(s.add(5, 10)).toBe(5); // a long frame jumps straight to the sample
+describe('crowd colour precedence', () => {
+  const palette = new EnemyPalette();
+  const hex = (c: Color) => `#${c.getHexString()}`;
+  it.each([
+    [true, true, true, COLORS.detected],
+    [true, false, true, COLORS.detected],
+    [false, true, true, COLORS.rect],
+    [false, false, true, COLORS.crowd],
+    [false, false, false, COLORS.enemy],
+  ])('found %s, in rect %s, crowded %s: %s', (found, inRect, crowded, expected) => {
+    expect(hex(palette.colorOf(found, inRect, crowded))).toBe(expected);
+  });
+  it('the crowd colour differs from every other enemy colour', () => {
+    const others = [COLORS.enemy, COLORS.detected, COLORS.rect];
+    expect(others).not.toContain(COLORS.crowd);
+    expect(new Color(COLORS.crowd).getHexString()).toBe(COLORS.crowd.slice(1));
   });
 });

@@ -15,8 +15,8 @@ import {
   LineBasicMaterial,
   LineSegments,
 } from 'three';
-import type { NodeInfo, PointQuadtree } from './quadtree';
-import { worldX, worldZ } from './sim/world';
+import type { NodeInfo, PointQuadtree } from '../quadtree';
+import { worldX, worldZ } from '../sim/world';
 
 /** 4 edges x 2 vertices x 3 floats per rectangle. */
 const FLOATS_PER_RECT = 24;

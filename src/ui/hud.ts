@@ -1,7 +1,29 @@
 /**
- * The HUD overlay: live figures, smoothed so a person can read them. Values are fed every frame; the text
- * is rewritten a few times per second.
+ * The HUD overlay: live figures, smoothed so a person can read them. It reads the simulation every frame
+ * ({@link Hud.update}), times the detect query itself a few times per second, and rewrites its text a few
+ * times per second.
  */
+import type { Simulation } from '../sim/simulation';
+
+/** Seconds between two query-time measurements. */
+const QUERY_TIMING_PERIOD = 0.25;
+
+/** What the HUD reads from the simulation (the {@link Simulation} is one). */
+export type HudSource = Pick<
+  Simulation,
+  | 'count'
+  | 'found'
+  | 'inRect'
+  | 'rect'
+  | 'settings'
+  | 'lastQuery'
+  | 'treeUpdateMs'
+  | 'wanderMs'
+  | 'crowd'
+  | 'crowdMs'
+  | 'treeShape'
+  | 'measureQuery'
+>;
 
 /** Exponential moving average with a time constant, robust to uneven frame times. */
 export class Smoothed {
@@ -15,7 +37,8 @@ export class Smoothed {
   }
 }
 
-export interface HudFrame {
+/** One frame's figures, as the HUD gathers them from its {@link HudSource}. */
+interface HudFrame {
   dt: number;
   enemies: number;
   found: number;
@@ -81,6 +104,32 @@ export class Hud {
   private readonly wanderMs = new Smoothed(0.5);
   private readonly crowdMs = new Smoothed(0.5);
   private sinceRefresh = Number.POSITIVE_INFINITY;
+  private sinceTiming = Number.POSITIVE_INFINITY;
+  // Reused every frame (no allocation).
+  private readonly frame: HudFrame = {
+    dt: 0,
+    enemies: 0,
+    found: 0,
+    bruteForce: false,
+    detected: false,
+    queryMs: 0,
+    nodesVisited: 0,
+    pointsTested: 0,
+    nodes: 0,
+    leaves: 0,
+    depth: 0,
+    treeUpdateMs: 0,
+    wanderMs: 0,
+    rectFound: 0,
+    rectActive: false,
+    crowd: false,
+    crowdPairs: 0,
+    crowdMs: 0,
+    crowdBrute: false,
+    crowdBruteRefused: false,
+    bruteMs: 0,
+    bruteMeasured: false,
+  };
   /** Text refreshes per second. */
   private readonly refreshSeconds = 0.25;
 
@@ -103,8 +152,46 @@ export class Hud {
     element.append(table);
   }
 
-  /** Feed one frame's figures. */
-  update(f: HudFrame): void {
+  /**
+   * Read this frame's figures from `sim` (after its step). `detected`: whether a detection ran this frame.
+   */
+  update(dt: number, detected: boolean, sim: HudSource): void {
+    const shape = sim.treeShape();
+    const h = this.frame;
+    h.dt = dt;
+    h.enemies = sim.count;
+    h.found = sim.found.size;
+    h.bruteForce = sim.settings.bruteForce;
+    h.detected = detected;
+    // Query time: a repeated, precise measurement a few times per second (see Simulation.measureQuery).
+    this.sinceTiming += dt;
+    h.queryMs = Number.NaN;
+    if (this.sinceTiming >= QUERY_TIMING_PERIOD) {
+      this.sinceTiming = 0;
+      h.queryMs = sim.measureQuery();
+    }
+    h.nodesVisited = sim.lastQuery.nodesVisited;
+    h.pointsTested = sim.lastQuery.pointsTested;
+    h.nodes = shape.nodes;
+    h.leaves = shape.leaves;
+    h.depth = shape.depth;
+    h.treeUpdateMs = sim.treeUpdateMs;
+    h.wanderMs = sim.wanderMs;
+    h.rectFound = sim.inRect.size;
+    h.rectActive = sim.rect !== null;
+    const crowd = sim.crowd;
+    h.crowd = sim.settings.crowdMode;
+    h.crowdPairs = crowd.pairs;
+    h.crowdMs = sim.crowdMs();
+    h.crowdBrute = crowd.brute;
+    h.crowdBruteRefused = crowd.bruteRefused;
+    h.bruteMs = crowd.bruteMs;
+    h.bruteMeasured = crowd.bruteMeasured;
+    this.show(h);
+  }
+
+  /** Smooth the figures and, a few times per second, rewrite the text. */
+  private show(f: HudFrame): void {
     const dt = Math.max(f.dt, 1e-4);
     this.fps.add(1 / dt, dt);
     this.updateMs.add(f.treeUpdateMs, dt);

@@ -2,10 +2,7 @@
  * `window.quadtreeDemo`: a read-only inspection hook for tests and the browser console. It only reads; the
  * scene is driven like a person would (keys, GUI, mouse).
  */
-import { Color } from 'three';
-import type { App } from './app';
-import { COLORS } from './colors';
-import type { Settings } from './sim/settings';
+import type { Settings } from '../sim/settings';
 
 /** Every setting in force (one field per row of the settings table), and what the scene shows. */
 export interface DemoState extends Settings {
@@ -54,70 +51,35 @@ declare global {
   }
 }
 
-export function createHook(app: App, messages: () => readonly string[]): QuadtreeDemo {
-  const scratch = new Color();
+/**
+ * What the hook reads: the app's {@link DemoSource.snapshot} and its enemies. The hook reaches into
+ * no field of the app; the app decides what a snapshot holds.
+ */
+export interface DemoSource {
+  /** Everything {@link QuadtreeDemo.state} returns, as fresh copies. */
+  snapshot(): DemoState;
+  enemyPositions(): Float32Array;
+  /** Instances the enemy mesh has room for (valid ids of {@link enemyColor} are below it). */
+  readonly enemyCapacity: number;
+  enemyColor(id: number): string;
+}
+
+export function createHook(source: DemoSource): QuadtreeDemo {
   return Object.freeze({
     state(): DemoState {
-      const sim = app.sim;
-      const shape = sim.treeShape();
-      return {
-        ...sim.settings,
-        frame: app.frame,
-        player: { x: sim.playerX, z: sim.playerZ },
-        enemyCount: sim.count,
-        found: sim.found.sorted(),
-        rect: sim.rect === null ? null : { ...sim.rect },
-        rectFound: sim.inRect.sorted(),
-        tree: { ...shape, size: sim.tree.size, version: sim.tree.version },
-        lastQuery: {
-          nodesVisited: sim.lastQuery.nodesVisited,
-          pointsTested: sim.lastQuery.pointsTested,
-          found: sim.lastQuery.found,
-          micros: sim.lastQuery.ms * 1000,
-        },
-        timings: { treeUpdateMs: sim.treeUpdateMs, wanderMs: sim.wanderMs },
-        gizmo: {
-          nodesVisible: app.nodesHelper.visible,
-          nodesDrawn: app.nodesHelper.rectCount,
-          visitedVisible: app.visitedHelper.visible,
-          visitedDrawn: app.visitedHelper.rectCount,
-        },
-        level: {
-          name: app.level.name,
-          title: app.level.title,
-          width: app.level.width,
-          depth: app.level.depth,
-        },
-        colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect, crowd: COLORS.crowd },
-        crowd: {
-          enabled: sim.settings.crowdMode,
-          radius: sim.settings.crowdRadius,
-          pairs: sim.settings.crowdMode ? sim.crowd.pairs : 0,
-          ms: sim.crowdMs(),
-        },
-        messages: [...messages()],
-        memory: {
-          geometries: app.stage.renderer.info.memory.geometries,
-          textures: app.stage.renderer.info.memory.textures,
-        },
-      };
+      return source.snapshot();
     },
     enemyPositions(): Float32Array {
-      const { xs, zs, count } = app.sim;
-      const out = new Float32Array(count * 2);
-      for (let i = 0; i < count; i++) {
-        out[2 * i] = xs[i];
-        out[2 * i + 1] = zs[i];
-      }
-      return out;
+      return source.enemyPositions();
     },
     enemyColor(id: number): string {
-      if (!Number.isInteger(id) || id < 0 || id >= app.enemies.capacity) {
+      const capacity = source.enemyCapacity;
+      if (!Number.isInteger(id) || id < 0 || id >= capacity) {
         throw new RangeError(
-          `quadtreeDemo.enemyColor: id must be an integer from 0 to ${app.enemies.capacity - 1}, got ${id}`,
+          `quadtreeDemo.enemyColor: id must be an integer from 0 to ${capacity - 1}, got ${id}`,
         );
       }
-      return app.enemies.colorHex(id, scratch);
+      return source.enemyColor(id);
     },
   });
 }

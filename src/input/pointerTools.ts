@@ -2,13 +2,13 @@
  * The mouse tools on the ground: a right-drag (or Shift + left-drag) selects a rectangle, a right click
  * without a drag or Esc clears it, and a left click on the ground asks for a batch of enemies there. A
  * left-drag is left to the camera (orbit). Actions are queued and taken by the app at the start of the next
- * frame, so the scene's state is always consistent within a frame.
+ * frame, so the scene's state is always consistent within a frame. The tools draw nothing: they report the
+ * rectangle being dragged ({@link PointerTools.dragRect}) and the view draws it.
  */
 import { type PerspectiveCamera, Plane, Raycaster, Vector2, Vector3 } from 'three';
-import { isTyping } from './input';
+import { clamp, type GroundRect, rectFromCorners } from '../sim/world';
+import { isTyping } from './keyboard';
 import type { Listeners } from './listeners';
-import { clamp, type GroundRect, rectFromCorners } from './sim/world';
-import type { RectOutline } from './stage';
 
 /** A press that moves less than this many pixels is a click, not a drag. */
 const CLICK_SLOP = 5;
@@ -33,19 +33,19 @@ export class PointerTools {
     az: number;
     moved: boolean;
   } | null = null;
-  private readonly dragRect: GroundRect = { minX: 0, minZ: 0, maxX: 0, maxZ: 0 };
+  private readonly draggedRect: GroundRect = { minX: 0, minZ: 0, maxX: 0, maxZ: 0 };
+  /** Whether {@link draggedRect} holds this drag's rectangle yet (the pointer has moved over the ground). */
+  private draggedRectSet = false;
 
   /**
    * @param ground where the tools work (the level's ground): rectangles are clamped to it, clicks outside
    *   it do nothing.
-   * @param outline drawn live while a rectangle is dragged.
    */
   constructor(
     listeners: Listeners,
     private readonly canvas: HTMLCanvasElement,
     private readonly camera: PerspectiveCamera,
     private readonly ground: GroundRect,
-    private readonly outline: RectOutline,
   ) {
     listeners.on(canvas, 'pointerdown', this.onPointerDown);
     listeners.on(canvas, 'pointermove', this.onPointerMove);
@@ -57,6 +57,14 @@ export class PointerTools {
   /** Whether a rectangle is being dragged now (its outline is shown even before it is applied). */
   get draggingRect(): boolean {
     return this.drag?.rect === true;
+  }
+
+  /**
+   * The rectangle being dragged now, clamped to the ground, or null before the pointer has moved over the
+   * ground (and when no rectangle is being dragged). The same object is updated while the drag lasts.
+   */
+  get dragRect(): Readonly<GroundRect> | null {
+    return this.drag?.rect === true && this.draggedRectSet ? this.draggedRect : null;
   }
 
   /** Ask to clear the rectangle (the GUI's button). */
@@ -105,6 +113,7 @@ export class PointerTools {
       az = clamp(hit.z, g.minZ, g.maxZ);
     }
     this.drag = { id: event.pointerId, x: event.clientX, y: event.clientY, rect, ax, az, moved: false };
+    this.draggedRectSet = false;
   };
 
   private readonly onPointerMove = (event: PointerEvent): void => {
@@ -120,9 +129,9 @@ export class PointerTools {
         drag.az,
         clamp(hit.x, g.minX, g.maxX),
         clamp(hit.z, g.minZ, g.maxZ),
-        this.dragRect,
+        this.draggedRect,
       );
-      this.outline.set(this.dragRect);
+      this.draggedRectSet = true;
     }
   };
 
@@ -133,7 +142,7 @@ export class PointerTools {
     this.drag = null;
     if (drag.rect) {
       // A drag selects a rectangle; a right click without a drag clears it.
-      this.pendingRect = drag.moved ? { ...this.dragRect } : null;
+      this.pendingRect = drag.moved ? { ...this.draggedRect } : null;
       return;
     }
     if (drag.moved) return; // that was an orbit

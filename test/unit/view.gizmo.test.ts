@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QuadtreeNodesHelper } from '../../src/QuadtreeNodesHelper';
 import { PointQuadtree } from '../../src/quadtree';
 import { mulberry32 } from '../../src/sim/random';
+import { QuadtreeNodesHelper } from '../../src/view/QuadtreeNodesHelper';
 
 function tree(n: number, seed = 1): PointQuadtree {
   const t = new PointQuadtree({

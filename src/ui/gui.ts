@@ -6,7 +6,7 @@
  * through one).
  */
 import GUI, { type Controller } from 'lil-gui';
-import { FOLDERS, type Folder, SETTING_ROWS, type Settings } from './sim/settings';
+import { FOLDERS, type Folder, SETTING_ROWS, type Settings } from '../sim/settings';
 
 export interface GuiActions {
   regenerate(): void;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isTyping } from '../../src/input';
 import { type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from '../../src/sim/movement';
 import { levelGround } from '../../src/sim/world';
 
@@ -96,23 +95,5 @@ describe('stepPlayer', () => {
     expect(p.heading).toBeCloseTo(Math.PI, 12); // facing -Z
     move(p, 0, 1, false, 0.1, 0, -1);
     expect(p.heading).toBeCloseTo(Math.PI / 2, 12); // facing +X
-  });
-});
-
-describe('isTyping', () => {
-  const el = (tagName: string, extra: Record<string, unknown> = {}) =>
-    ({ tagName, ...extra }) as unknown as EventTarget;
-
-  it('text fields keep their keys; checkboxes, buttons and the page do not', () => {
-    expect(isTyping(el('INPUT', { type: 'text' }))).toBe(true);
-    expect(isTyping(el('INPUT', { type: 'number' }))).toBe(true);
-    expect(isTyping(el('TEXTAREA'))).toBe(true);
-    expect(isTyping(el('SELECT'))).toBe(true);
-    expect(isTyping(el('DIV', { isContentEditable: true }))).toBe(true);
-    expect(isTyping(el('INPUT', { type: 'checkbox' }))).toBe(false);
-    expect(isTyping(el('BUTTON'))).toBe(false);
-    expect(isTyping(el('BODY', { isContentEditable: false }))).toBe(false);
-    expect(isTyping(null)).toBe(false);
-    expect(isTyping({} as EventTarget)).toBe(false);
   });
 });

@@ -1,7 +1,4 @@
-import { Color } from 'three';
 import { describe, expect, it } from 'vitest';
-import { COLORS } from '../../src/colors';
-import { EnemyPalette } from '../../src/enemies';
 import { BRUTE_BUDGET_MS, Crowd } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
 import { defaultLevel, parseLevel } from '../../src/sim/level';
@@ -210,25 +207,6 @@ describe('Simulation crowd mode', () => {
     frame(sim);
     for (let id = 10; id < 2000; id++) expect(sim.crowd.has(id)).toBe(false);
     expect(foundPairs(sim)).toEqual(brutePairs(sim.xs, sim.zs, 10, 5));
-  });
-});
-
-describe('crowd colour precedence', () => {
-  const palette = new EnemyPalette();
-  const hex = (c: Color) => `#${c.getHexString()}`;
-  it.each([
-    [true, true, true, COLORS.detected],
-    [true, false, true, COLORS.detected],
-    [false, true, true, COLORS.rect],
-    [false, false, true, COLORS.crowd],
-    [false, false, false, COLORS.enemy],
-  ])('found %s, in rect %s, crowded %s: %s', (found, inRect, crowded, expected) => {
-    expect(hex(palette.colorOf(found, inRect, crowded))).toBe(expected);
-  });
-  it('the crowd colour differs from every other enemy colour', () => {
-    const others = [COLORS.enemy, COLORS.detected, COLORS.rect];
-    expect(others).not.toContain(COLORS.crowd);
-    expect(new Color(COLORS.crowd).getHexString()).toBe(COLORS.crowd.slice(1));
   });
 });
 

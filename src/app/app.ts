@@ -6,29 +6,30 @@
  * input -> settings -> simulation step -> mirror into three.js -> gizmos -> camera and render -> HUD.
  * The per-frame path allocates nothing it could reuse.
  */
-import { Timer } from 'three';
-import { COLORS } from './colors';
-import { EnemyMesh, EnemyPalette } from './enemies';
-import { FollowCamera } from './followCamera';
-import { createGui, type SceneGui } from './gui';
-import { Hud, type HudFrame } from './hud';
-import { KeyboardInput } from './input';
-import { Listeners } from './listeners';
-import type { MessageBox } from './messages';
-import { createPlayerMesh, disposePlayerMesh } from './playerMesh';
-import { PointerTools } from './pointerTools';
-import { QuadtreeNodesHelper } from './QuadtreeNodesHelper';
-import type { Level } from './sim/level';
-import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from './sim/movement';
-import { MAX_ENEMIES, type Settings } from './sim/settings';
-import { type IdRange, Simulation } from './sim/simulation';
-import { clamp, treeX, treeY } from './sim/world';
-import { createStage, DetectRing, RectOutline, type Stage } from './stage';
+import { Color, Timer } from 'three';
+import { KeyboardInput } from '../input/keyboard';
+import { Listeners } from '../input/listeners';
+import { PointerTools } from '../input/pointerTools';
+import type { Level } from '../sim/level';
+import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from '../sim/movement';
+import { MAX_ENEMIES, type Settings } from '../sim/settings';
+import { type IdRange, Simulation } from '../sim/simulation';
+import { clamp, treeX, treeY } from '../sim/world';
+import { createGui, type SceneGui } from '../ui/gui';
+import { Hud } from '../ui/hud';
+import type { MessageBox } from '../ui/messages';
+import { COLORS } from '../view/colors';
+import { DetectRing } from '../view/detectRing';
+import { EnemyMesh, EnemyPalette } from '../view/enemies';
+import { FollowCamera } from '../view/followCamera';
+import { createPlayerMesh, disposePlayerMesh } from '../view/playerMesh';
+import { QuadtreeNodesHelper } from '../view/QuadtreeNodesHelper';
+import { RectOutline } from '../view/rectOutline';
+import { createStage, type Stage } from '../view/stage';
+import type { DemoSource, DemoState } from './quadtreeDemo';
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
 export const MAX_FRAME_DT = 0.1;
-/** Seconds between two query-time measurements for the HUD. */
-const QUERY_TIMING_PERIOD = 0.25;
 
 export interface AppOptions {
   container: HTMLElement;
@@ -42,17 +43,18 @@ export interface AppOptions {
   onLoadLevel(name: string): void;
 }
 
-export class App {
-  readonly stage: Stage;
+/** The scene. What it shows is read through {@link App.snapshot} (the `window.quadtreeDemo` hook does). */
+export class App implements DemoSource {
+  private readonly stage: Stage;
   /** The settings' one owner, and everything the scene computes; see {@link Simulation}. */
-  readonly sim: Simulation;
-  readonly enemies: EnemyMesh;
-  readonly player: PlayerState;
-  readonly level: Level;
-  readonly nodesHelper: QuadtreeNodesHelper;
-  readonly visitedHelper: QuadtreeNodesHelper;
+  private readonly sim: Simulation;
+  private readonly enemies: EnemyMesh;
+  private readonly player: PlayerState;
+  private readonly level: Level;
+  private readonly nodesHelper: QuadtreeNodesHelper;
+  private readonly visitedHelper: QuadtreeNodesHelper;
   /** Rendered frames. */
-  frame = 0;
+  private frame = 0;
   private readonly palette = new EnemyPalette();
   private readonly ring = new DetectRing();
   private readonly rectOutline = new RectOutline();
@@ -68,38 +70,14 @@ export class App {
   private visitedDirty = true;
   private lastShowVisited = false;
   private stopped = false;
-  private sinceTiming = Number.POSITIVE_INFINITY;
   private pendingRegenerate = false;
   private stopWatchingPixelRatio: (() => void) | null = null;
+  private readonly colorScratch = new Color();
 
   // Reused per frame (no allocation).
   private readonly moveInput: MoveInput = { forward: 0, right: 0, running: false, viewX: 0, viewZ: 0 };
   private readonly moveOptions: MoveOptions;
   private readonly moved: IdRange = { from: 0, to: 0 };
-  private readonly hudFrame: HudFrame = {
-    dt: 0,
-    enemies: 0,
-    found: 0,
-    bruteForce: false,
-    detected: false,
-    queryMs: 0,
-    nodesVisited: 0,
-    pointsTested: 0,
-    nodes: 0,
-    leaves: 0,
-    depth: 0,
-    treeUpdateMs: 0,
-    wanderMs: 0,
-    rectFound: 0,
-    rectActive: false,
-    crowd: false,
-    crowdPairs: 0,
-    crowdMs: 0,
-    crowdBrute: false,
-    crowdBruteRefused: false,
-    bruteMs: 0,
-    bruteMeasured: false,
-  };
   /** Bound once: the simulation calls it for every id whose colour may have changed. */
   private readonly recolour = (id: number): void => {
     this.enemies.setColor(
@@ -138,7 +116,7 @@ export class App {
     const size = Math.max(this.level.width, this.level.depth);
     this.camera = new FollowCamera(camera, canvas, this.player.x, this.player.z, size);
     this.keyboard = new KeyboardInput(this.listeners, window);
-    this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground, this.rectOutline);
+    this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
 
     this.hud = new Hud(options.hudElement);
     this.gui = createGui(
@@ -233,7 +211,10 @@ export class App {
     this.playerMesh.rotation.y = this.player.heading;
     this.ring.position.set(this.player.x, 0, this.player.z);
     this.ring.setRadius(s.radius);
+    // The applied rectangle wins; else the one being dragged, once the pointer has moved over the ground.
+    const dragged = this.pointer.dragRect;
     if (sim.rect !== null) this.rectOutline.set(sim.rect);
+    else if (dragged !== null) this.rectOutline.set(dragged);
     else if (!this.pointer.draggingRect) this.rectOutline.visible = false;
 
     this.nodesHelper.visible = s.showNodes;
@@ -260,41 +241,9 @@ export class App {
     this.frame++;
   }
 
-  /** HUD: this frame's figures. */
+  /** HUD: this frame's figures (the HUD reads them from the simulation). */
   private updateHud(dt: number, detected: boolean): void {
-    const sim = this.sim;
-    const shape = sim.treeShape();
-    const h = this.hudFrame;
-    h.dt = dt;
-    h.enemies = sim.count;
-    h.found = sim.found.size;
-    h.bruteForce = sim.settings.bruteForce;
-    h.detected = detected;
-    // Query time: a repeated, precise measurement a few times per second (see Simulation.measureQuery).
-    this.sinceTiming += dt;
-    h.queryMs = Number.NaN;
-    if (this.sinceTiming >= QUERY_TIMING_PERIOD) {
-      this.sinceTiming = 0;
-      h.queryMs = sim.measureQuery();
-    }
-    h.nodesVisited = sim.lastQuery.nodesVisited;
-    h.pointsTested = sim.lastQuery.pointsTested;
-    h.nodes = shape.nodes;
-    h.leaves = shape.leaves;
-    h.depth = shape.depth;
-    h.treeUpdateMs = sim.treeUpdateMs;
-    h.wanderMs = sim.wanderMs;
-    h.rectFound = sim.inRect.size;
-    h.rectActive = sim.rect !== null;
-    const crowd = sim.crowd;
-    h.crowd = sim.settings.crowdMode;
-    h.crowdPairs = crowd.pairs;
-    h.crowdMs = sim.crowdMs();
-    h.crowdBrute = crowd.brute;
-    h.crowdBruteRefused = crowd.bruteRefused;
-    h.bruteMs = crowd.bruteMs;
-    h.bruteMeasured = crowd.bruteMeasured;
-    this.hud.update(h);
+    this.hud.update(dt, detected, this.sim);
   }
 
   private readonly onResize = (): void => {
@@ -319,6 +268,75 @@ export class App {
     this.onResize();
     this.watchPixelRatio();
   };
+
+  /**
+   * What the scene shows now, as fresh copies: every setting in force, the found ids, the tree's shape, the
+   * gizmos, the level, the colours, crowd mode, the page's messages and the renderer's GPU objects.
+   */
+  snapshot(): DemoState {
+    const sim = this.sim;
+    const shape = sim.treeShape();
+    const memory = this.stage.renderer.info.memory;
+    return {
+      ...sim.settings,
+      frame: this.frame,
+      player: { x: sim.playerX, z: sim.playerZ },
+      enemyCount: sim.count,
+      found: sim.found.sorted(),
+      rect: sim.rect === null ? null : { ...sim.rect },
+      rectFound: sim.inRect.sorted(),
+      tree: { ...shape, size: sim.tree.size, version: sim.tree.version },
+      lastQuery: {
+        nodesVisited: sim.lastQuery.nodesVisited,
+        pointsTested: sim.lastQuery.pointsTested,
+        found: sim.lastQuery.found,
+        micros: sim.lastQuery.ms * 1000,
+      },
+      timings: { treeUpdateMs: sim.treeUpdateMs, wanderMs: sim.wanderMs },
+      gizmo: {
+        nodesVisible: this.nodesHelper.visible,
+        nodesDrawn: this.nodesHelper.rectCount,
+        visitedVisible: this.visitedHelper.visible,
+        visitedDrawn: this.visitedHelper.rectCount,
+      },
+      level: {
+        name: this.level.name,
+        title: this.level.title,
+        width: this.level.width,
+        depth: this.level.depth,
+      },
+      colors: { enemy: COLORS.enemy, detected: COLORS.detected, rect: COLORS.rect, crowd: COLORS.crowd },
+      crowd: {
+        enabled: sim.settings.crowdMode,
+        radius: sim.settings.crowdRadius,
+        pairs: sim.settings.crowdMode ? sim.crowd.pairs : 0,
+        ms: sim.crowdMs(),
+      },
+      messages: [...this.messages.messages],
+      memory: { geometries: memory.geometries, textures: memory.textures },
+    };
+  }
+
+  /** Enemy positions as x, z pairs (length 2 * enemy count), a copy. */
+  enemyPositions(): Float32Array {
+    const { xs, zs, count } = this.sim;
+    const out = new Float32Array(count * 2);
+    for (let i = 0; i < count; i++) {
+      out[2 * i] = xs[i];
+      out[2 * i + 1] = zs[i];
+    }
+    return out;
+  }
+
+  /** Instances the enemy mesh has room for. */
+  get enemyCapacity(): number {
+    return this.enemies.capacity;
+  }
+
+  /** Instance colour of enemy `id` (below {@link enemyCapacity}) as '#rrggbb'. */
+  enemyColor(id: number): string {
+    return this.enemies.colorHex(id, this.colorScratch);
+  }
 
   /** Stop the loop and free everything (GPU buffers, listeners, GUI). */
   dispose(): void {

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  fillGenerated,
+  GENERATED_DOCS,
+  generatedBlocks,
+  levelFieldTable,
+  urlParameterTable,
+} from '../../scripts/docTables';
+import { SETTING_ROWS } from '../../src/sim/settings';
+import { URL_PARAMETERS } from '../../src/sim/urlParams';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('generated tables of the docs', () => {
+  it.each(GENERATED_DOCS)('%s holds exactly what `npm run docs` writes', (file) => {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    // On failure: run `npm run docs` and commit the result.
+    expect(fillGenerated(text, generatedBlocks(root))).toBe(text);
+  });
+
+  it('the URL table has a row for every parameter the parser reads, in its order', () => {
+    const names = [...urlParameterTable().matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+    expect(names).toEqual([...URL_PARAMETERS]);
+  });
+
+  it('the level table has a row for every setting a level file may set, and names the others', () => {
+    const text = levelFieldTable();
+    const fields = [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+    expect(fields).toEqual(SETTING_ROWS.filter((r) => r.level !== null).map((r) => r.level));
+    for (const row of SETTING_ROWS.filter((r) => r.level === null)) expect(text).toContain(`\`${row.url}\``);
+  });
+
+  it('a stale table is rewritten, and a missing or unknown marker throws', () => {
+    const blocks = { a: 'new A' };
+    const stale = 'intro\n<!-- generated:a -->\nold A\n<!-- /generated:a -->\nend\n';
+    expect(fillGenerated(stale, blocks)).toBe(
+      'intro\n<!-- generated:a -->\nnew A\n<!-- /generated:a -->\nend\n',
+    );
+    expect(() => fillGenerated('no markers\n', blocks)).toThrow(/no <!-- generated:a -->/);
+    expect(() => fillGenerated('<!-- generated:b -->\nx\n<!-- /generated:b -->\n', blocks)).toThrow(
+      /no generated block named b/,
+    );
+  });
+});
