@@ -54,3 +54,56 @@ export class BruteForce {
 export function sorted(ids: number[]): number[] {
   return [...ids].sort((a, b) => a - b);
 }
+
+/** A node of {@link strictShape}: its rectangle, depth, whether it is a leaf, and the items below it. */
+export interface ShapeNode {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  depth: number;
+  isLeaf: boolean;
+  /** Items in its subtree (a leaf: the items it holds). */
+  count: number;
+  /** A leaf's items' ids; empty for an inner node. */
+  ids: number[];
+}
+
+/**
+ * The nodes a tree without looseness must have, worked out from the points alone, without the tree: from
+ * the root rectangle, a node holding more than maxItems points splits at its midpoint (lo + (hi - lo) / 2)
+ * when every quadrant would be at least minSize wide and deep; a point on a split line goes east / south.
+ * Parent before children, NW NE SW SE (visitNodes' order). Good for roots that never grew, or grew by
+ * doublings with no rounding (the split lines of a grown root are its old edges).
+ */
+export function strictShape(
+  points: ReadonlyMap<number, { x: number; y: number }>,
+  root: { minX: number; minY: number; maxX: number; maxY: number },
+  maxItems: number,
+  minSize: number,
+): ShapeNode[] {
+  const out: ShapeNode[] = [];
+  const visit = (minX: number, minY: number, maxX: number, maxY: number, depth: number, ids: number[]) => {
+    const mx = minX + (maxX - minX) * 0.5;
+    const my = minY + (maxY - minY) * 0.5;
+    const splits =
+      ids.length > maxItems &&
+      mx - minX >= minSize &&
+      maxX - mx >= minSize &&
+      my - minY >= minSize &&
+      maxY - my >= minSize;
+    out.push({ minX, minY, maxX, maxY, depth, isLeaf: !splits, count: ids.length, ids: splits ? [] : ids });
+    if (!splits) return;
+    const quads: number[][] = [[], [], [], []];
+    for (const id of ids) {
+      const p = points.get(id)!;
+      quads[(p.x >= mx ? 1 : 0) | (p.y >= my ? 2 : 0)].push(id);
+    }
+    visit(minX, minY, mx, my, depth + 1, quads[0]);
+    visit(mx, minY, maxX, my, depth + 1, quads[1]);
+    visit(minX, my, mx, maxY, depth + 1, quads[2]);
+    visit(mx, my, maxX, maxY, depth + 1, quads[3]);
+  };
+  visit(root.minX, root.minY, root.maxX, root.maxY, 0, [...points.keys()]);
+  return out;
+}
