@@ -34,14 +34,39 @@ export class BruteForce {
 
   /** Squared distances of the k nearest within maxDistance, ascending (ids may tie, distances may not). */
   nearestDistances(x: number, y: number, k: number, maxDistance: number): number[] {
+    // The k smallest so far, ascending (an insertion into a short list: no sort of every distance).
     const d: number[] = [];
+    if (k === 0) return d;
     for (const p of this.points.values()) {
       const dx = p.x - x;
       const dy = p.y - y;
       const d2 = dx * dx + dy * dy;
-      if (d2 <= maxDistance * maxDistance) d.push(d2);
+      if (d2 > maxDistance * maxDistance || (d.length === k && d2 >= d[k - 1])) continue;
+      let i = d.length === k ? k - 1 : d.length;
+      while (i > 0 && d[i - 1] > d2) {
+        d[i] = d[i - 1];
+        i--;
+      }
+      d[i] = d2;
     }
-    return d.sort((a, b) => a - b).slice(0, k);
+    return d;
+  }
+
+  /** Every unordered pair of distinct ids within r (closed), as 'a-b' with a < b, sorted. */
+  pairs(r: number): string[] {
+    const ids = [...this.points.keys()];
+    const xs = ids.map((id) => this.points.get(id)!.x);
+    const ys = ids.map((id) => this.points.get(id)!.y);
+    const out: string[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const dx = xs[j] - xs[i];
+        const dy = ys[j] - ys[i];
+        if (dx * dx + dy * dy <= r * r)
+          out.push(ids[i] < ids[j] ? `${ids[i]}-${ids[j]}` : `${ids[j]}-${ids[i]}`);
+      }
+    }
+    return out.sort();
   }
 
   distance2(id: number, x: number, y: number): number {
