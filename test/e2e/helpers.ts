@@ -33,7 +33,11 @@ export const VIEWPORT = { width: 900, height: 600 };
 
 export interface ScenePage {
   page: Page;
-  /** Console errors and uncaught page errors seen so far. */
+  /**
+   * Console errors, uncaught page errors, and errors the page showed in its message box (a frame that threw,
+   * a start that failed), seen so far. Every test fails at its end while this is not empty: a test that
+   * expects an error asserts it and then empties the array.
+   */
   errors: string[];
 }
 
@@ -44,21 +48,91 @@ export interface SceneOptions {
 }
 
 /**
- * The scene fixture's first half: a new page that records console errors and is closed when the test
- * finishes, passed or failed, so a failing test leaks no page into the next one. Call it inside a test.
+ * The messages the app shows in #messages when it fails, rather than when an input is bad: a frame that
+ * threw stops the scene (src/app.ts, the frame loop's catch) and a start that threw (src/main.ts). Bad URL
+ * values and level files are shown there too, and are not errors of the app.
+ */
+export const PAGE_ERROR = /^The scene (stopped|could not start)\b/;
+
+/**
+ * Runs in the page before its scripts: whenever #messages changes, hands the messages not yet reported to
+ * `window.__e2eShown` (all of them from the hook once it is installed, since the box lists only the first
+ * few; until then the listed ones). `window.__e2eCollect()` does the same at once and returns them.
+ */
+function watchMessages(): void {
+  let reported = 0;
+  const w = window as unknown as {
+    __e2eShown?: (texts: string[]) => void;
+    __e2eCollect?: () => string[];
+    quadtreeDemo?: { state(): { messages: string[] } };
+  };
+  const collect = (): string[] => {
+    let all: string[];
+    try {
+      all = w.quadtreeDemo ? w.quadtreeDemo.state().messages : [];
+    } catch {
+      all = [];
+    }
+    if (all.length === 0) {
+      all = [...document.querySelectorAll('#messages li')].map((li) => li.textContent ?? '');
+    }
+    const fresh = all.slice(reported);
+    reported = Math.max(reported, all.length);
+    return fresh;
+  };
+  w.__e2eCollect = collect;
+  const start = () => {
+    const box = document.getElementById('messages');
+    if (box === null) return;
+    new MutationObserver(() => {
+      const fresh = collect();
+      if (fresh.length > 0) w.__e2eShown?.(fresh);
+    }).observe(box, { childList: true, subtree: true, characterData: true, attributes: true });
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+}
+
+/**
+ * The scene fixture's first half: a new page that records errors (see {@link ScenePage.errors}) and is
+ * closed when the test finishes, passed or failed, so a failing test leaks no page into the next one.
+ * When the test finishes the page's last messages are read and the test fails if any error was recorded.
+ * Call it inside a test.
  */
 export async function newScenePage(browser: Browser, options: SceneOptions = {}): Promise<ScenePage> {
   const page = await browser.newPage({ viewport: options.viewport ?? VIEWPORT });
-  onTestFinished(async () => {
-    if (!page.isClosed()) await page.close();
-  });
   const errors: string[] = [];
+  const shown = (texts: string[]) => {
+    for (const text of texts) if (PAGE_ERROR.test(text)) errors.push(`page message: ${text}`);
+  };
+  onTestFinished(async () => {
+    if (!page.isClosed()) {
+      shown(await page.evaluate(() => (window as { __e2eCollect?: () => string[] }).__e2eCollect?.() ?? []));
+      await page.close();
+    }
+    if (errors.length > 0) throw new Error(`the page reported errors:\n${errors.join('\n')}`);
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  await page.exposeFunction('__e2eShown', shown);
+  await page.addInitScript(watchMessages);
   if (options.beforeGoto) await options.beforeGoto(page);
   return { page, errors };
+}
+
+/**
+ * For pages whose timings a test reads: makes `performance.now()` strictly increasing (each reading adds a
+ * microsecond to the real clock), so a timed span is never 0 however coarse the browser's clock. Pass as
+ * `beforeGoto`.
+ */
+export async function strictClock(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const now = performance.now.bind(performance);
+    let readings = 0;
+    performance.now = () => now() + ++readings * 0.001;
+  });
 }
 
 /** Wait until the scene is up (its hook is installed) and has rendered a few frames. */

@@ -188,3 +188,40 @@ describe('bad input shows a message and the scene keeps running', () => {
     expect(errors).toEqual([]);
   });
 });
+
+/** Makes every WebGL draw call throw, so the next frame fails in the renderer. */
+async function breakDrawing(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const gl = WebGL2RenderingContext.prototype as unknown as Record<string, unknown>;
+    for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced']) {
+      gl[name] = () => {
+        throw new Error('drawing broken on purpose');
+      };
+    }
+  });
+}
+
+describe('an error shown on the page fails the test whose page showed it', () => {
+  it('a frame that throws stops the scene with a message, which the scene fixture records as an error', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?enemies=300');
+    expect(errors).toEqual([]);
+    await breakDrawing(page);
+    await expect.poll(() => errors.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(errors).toEqual(['page message: The scene stopped: drawing broken on purpose']);
+    expect(await messageText(page)).toContain('The scene stopped: drawing broken on purpose');
+    // Expected here: without emptying the list, the fixture would fail this test when it ends.
+    errors.length = 0;
+  });
+
+  it('…also when the box lists only the first messages and the error is counted among the rest', async () => {
+    const query = `?${Array.from({ length: 12 }, (_, i) => `junk${i}=1`).join('&')}&enemies=300`;
+    const { page, errors } = await openScene(browser(), baseUrl, query);
+    await breakDrawing(page);
+    await expect.poll(() => errors.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(errors).toEqual(['page message: The scene stopped: drawing broken on purpose']);
+    expect(await page.locator('#messages li').count()).toBe(8);
+    expect(await messageText(page)).not.toContain('The scene stopped');
+    expect((await getState(page)).messages.at(-1)).toBe('The scene stopped: drawing broken on purpose');
+    errors.length = 0;
+  });
+});

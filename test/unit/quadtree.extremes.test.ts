@@ -11,6 +11,28 @@ const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 /** Exact-arithmetic distance, good to a few ulps at any magnitude (Math.hypot scales internally). */
 const dist = (ax: number, ay: number, bx: number, by: number) => Math.hypot(ax - bx, ay - by);
 
+/**
+ * How far apart two distances may be and still compare as equal in nearest, as the README promises: about
+ * 2e-312 of the largest coordinate in play (the query's or the root's), and 1e-161 while that is below
+ * 2^500. Why: differences are multiplied by s (1, or once coordinates pass 2^500 the power of two with
+ * s * largest in (2^499, 2^500]) and squared; below the smallest normal double a squared distance rounds
+ * in steps of 2^-1074, so a distance is off by at most about sqrt(3 * 2^-1074) / s, which is below
+ * 2^-1035 * max(largest, 2^500). (Above that, distances compare to the last few bits, checked by the
+ * relative 1e-15 beside it.)
+ */
+function nearestSlack(tree: PointQuadtree, x: number, y: number): number {
+  const b = tree.bounds;
+  const largest = Math.max(
+    Math.abs(x),
+    Math.abs(y),
+    Math.abs(b.minX),
+    Math.abs(b.minY),
+    Math.abs(b.maxX),
+    Math.abs(b.maxY),
+  );
+  return Math.max(largest, 2 ** 500) * 2 ** -1035;
+}
+
 describe('the reproductions of issue 12', () => {
   it('queryCircle(0, 0, 1e160) does not find a point at (1e200, 1e200), but finds one at (1e159, 1e159)', () => {
     const tree = new PointQuadtree({ bounds });
@@ -31,6 +53,27 @@ describe('the reproductions of issue 12', () => {
     expect(tree.nearest(0, 0, 2, 1e200)).toEqual([2]);
   });
 
+  it('nearest tells distances apart down to 1e-161 unscaled, and 2e-312 of the largest coordinate scaled', () => {
+    for (const order of [
+      [1, 2],
+      [2, 1],
+    ]) {
+      const tree = new PointQuadtree({ bounds });
+      const at = new Map([
+        [1, 2e-161],
+        [2, 1e-161],
+      ]);
+      for (const id of order) tree.insert(id, at.get(id)!, 0);
+      expect(tree.nearest(0, 0, 2)).toEqual([2, 1]);
+      // A far point puts the root past 2^500: now 1e-11 from the query is still told from 2e-11.
+      tree.insert(3, 1.5e299, 0);
+      expect(nearestSlack(tree, 0, 0)).toBeLessThan(1e-12);
+      tree.move(order[0], at.get(order[0])! * 1e150, 0);
+      tree.move(order[1], at.get(order[1])! * 1e150, 0);
+      expect(tree.nearest(0, 0, 2)).toEqual([2, 1]);
+    }
+  });
+
   it('radius 0 finds exactly the points at the centre, not one 1e-200 away', () => {
     const tree = new PointQuadtree({ bounds });
     tree.insert(1, 50, 50);
@@ -43,11 +86,34 @@ describe('the reproductions of issue 12', () => {
     expect(tree.queryCircle(1e-200, 0, 0)).toEqual([3]);
     expect(tree.queryCircle(0, 0, 1e-200).sort()).toEqual([3, 4, 5]);
     expect(tree.queryCircle(0, 0, 1e-201).sort()).toEqual([4, 5]);
-    const seen: number[] = [];
-    tree.visitCircle(0, 0, 0, (n) => {
-      if (n.isLeaf) seen.push(n.count);
-    });
-    expect(seen.length).toBeGreaterThan(0);
+    // visitCircle at radius 0 visits the nodes whose closed rectangle holds the centre: here the root, a
+    // leaf with all five items...
+    const visits = (t: PointQuadtree) => {
+      const seen: string[] = [];
+      t.visitCircle(0, 0, 0, (n) => {
+        seen.push(
+          `${n.depth}: ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf ? `leaf of ${n.count}` : 'inner'}`,
+        );
+      });
+      return seen;
+    };
+    expect(visits(tree)).toEqual(['0: 0 0 100 100 leaf of 5']);
+    // ...and with maxItems 1, the NW nodes down to the leaf at minSize that holds ids 3, 4 and 5.
+    const deep = new PointQuadtree({ bounds, maxItems: 1 });
+    for (const [id, x, y] of [
+      [1, 50, 50],
+      [2, 50 + 1e-13, 50],
+      [3, 1e-200, 0],
+      [4, 0, 0],
+      [5, 5e-324, 0],
+    ]) {
+      deep.insert(id, x, y);
+    }
+    const side = (d: number) => 100 / 2 ** d;
+    expect(visits(deep)).toEqual([
+      ...[0, 1, 2, 3, 4, 5].map((d) => `${d}: 0 0 ${side(d)} ${side(d)} inner`),
+      `6: 0 0 ${side(6)} ${side(6)} leaf of 3`,
+    ]);
   });
 });
 
@@ -88,16 +154,76 @@ describe('seeded: every magnitude from 1e-300 to 1e300 against Math.hypot', () =
         const sortedD = xs.map((x, id) => dist(x, ys[id], cx, cy)).sort((a, b) => a - b);
         const nearD = near.map((id) => dist(xs[id], ys[id], cx, cy));
         expect(near.length).toBe(k);
+        const slack = nearestSlack(tree, cx, cy);
         for (let i = 0; i < k; i++) {
-          // The i-th answer is as near as the true i-th nearest (to rounding; below ~1e-300 of the root's
-          // extent distances compare as equal: see the README).
-          const slack = sortedD[i] * 1e-9 + Math.abs(tree.bounds.maxX - tree.bounds.minX) * 1e-290;
-          expect(Math.abs(nearD[i] - sortedD[i])).toBeLessThanOrEqual(slack);
+          // The i-th answer is as near as the true i-th nearest, to the precision the README promises.
+          expect(Math.abs(nearD[i] - sortedD[i])).toBeLessThanOrEqual(sortedD[i] * 1e-15 + slack);
         }
       }
     });
   }
 });
+
+describe('seeded: nearest on the scaled path, with distances it can tell apart', () => {
+  for (const seed of [4, 5, 6]) {
+    it(`seed ${seed}: exactly the k nearest, nearest first, with a root past 2^500`, () => {
+      const random = mulberry32(seed);
+      const tree = new PointQuadtree({ bounds, maxItems: 4 });
+      // Clusters at every scale, each spread over a millionth of its distance from 0 (or 1e-3 at 0): the
+      // gaps between distances are far above the 2e-312 of the largest coordinate that could tie them.
+      const centres = [0, 1, -7e5, 3e60, -2e150, 5e250, 1.5e299];
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (let id = 0; id < 350; id++) {
+        const c = centres[id % centres.length];
+        const spread = c === 0 ? 1e-3 : Math.abs(c) * 1e-6;
+        xs.push(c + (random() - 0.5) * spread);
+        ys.push(-c + (random() - 0.5) * spread);
+        tree.insert(id, xs[id], ys[id]);
+      }
+      checkInvariants(tree);
+      expect(tree.bounds.maxX).toBeGreaterThan(2 ** 500); // every query below takes the scaled path
+      for (let q = 0; q < 200; q++) {
+        const c = centres[Math.floor(random() * centres.length)];
+        const spread = c === 0 ? 1e-3 : Math.abs(c) * 1e-6;
+        const cx = c + (random() - 0.5) * spread * 2;
+        const cy = -c + (random() - 0.5) * spread * 2;
+        const k = 1 + Math.floor(random() * 8);
+        const byDistance = xs.map((x, id) => ({ id, d: dist(x, ys[id], cx, cy) })).sort((a, b) => a.d - b.d);
+        // The order is unique: each of the k + 1 nearest is well apart from the next, at this precision.
+        const slack = nearestSlack(tree, cx, cy);
+        for (let i = 0; i < k; i++) {
+          expect(byDistance[i + 1].d - byDistance[i].d).toBeGreaterThan(byDistance[i + 1].d * 1e-12 + slack);
+        }
+        const want = byDistance.slice(0, k).map((e) => e.id);
+        expect(tree.nearest(cx, cy, k), `query ${q} at (${cx}, ${cy}), k ${k}`).toEqual(want);
+        // maxDistance halfway between the k-th and the next: the same k; just below the k-th: one fewer.
+        const between = (byDistance[k - 1].d + byDistance[k].d) / 2;
+        expect(tree.nearest(cx, cy, k + 3, between)).toEqual(want);
+        expect(tree.nearest(cx, cy, k, byDistance[k - 1].d * (1 - 1e-9))).toEqual(want.slice(0, k - 1));
+      }
+    });
+  }
+});
+
+/** minX, minY, maxX, maxY. */
+type Span = [number, number, number, number];
+
+/** What points span together with the constructor's bounds (the smallest root a refit may set). */
+function spanOf(points: Iterable<[number, number]>): Span {
+  const s: Span = [bounds.minX, bounds.minY, bounds.maxX, bounds.maxY];
+  for (const [x, y] of points) {
+    s[0] = Math.min(s[0], x);
+    s[1] = Math.min(s[1], y);
+    s[2] = Math.max(s[2], x);
+    s[3] = Math.max(s[3], y);
+  }
+  return s;
+}
+
+function sameSpan(b: typeof bounds, s: Span): boolean {
+  return b.minX === s[0] && b.minY === s[1] && b.maxX === s[2] && b.maxY === s[3];
+}
 
 describe('seeded: far strays come and go; the root grows, refits and shrinks (issue 12, item 2)', () => {
   for (const [seed, looseness] of [
@@ -109,36 +235,70 @@ describe('seeded: far strays come and go; the root grows, refits and shrinks (is
       const random = mulberry32(seed);
       const tree = new PointQuadtree({ bounds, maxItems: 3, looseness });
       const at = new Map<number, [number, number]>();
-      const far = () => (random() < 0.5 ? -1 : 1) * 10 ** (random() * 308);
+      // Far, and now and then near the largest double: two of those on opposite sides span more than a
+      // double can hold (the operation throws), one alone needs a root doubling cannot reach (a refit).
+      const far = () =>
+        (random() < 0.5 ? -1 : 1) *
+        (random() < 0.1 ? Number.MAX_VALUE * (0.4 + 0.6 * random()) : 10 ** (random() * 308));
       // Now and then exactly on the constructor bounds' edges (closed): those points must not pin the root.
       const near = () => (random() < 0.05 ? (random() < 0.5 ? 0 : 100) : random() * 100);
       const point = (): [number, number] =>
         random() < 0.1 ? [far(), near()] : [near(), random() < 0.1 ? far() : near()];
       const xs = new Float64Array(80);
       const ys = new Float64Array(80);
+      let throws = 0;
+      let refits = 0;
       for (let step = 0; step < 1500; step++) {
         const id = Math.floor(random() * 80);
         const op = random();
-        try {
-          if (op < 0.45) {
-            const [x, y] = point();
+        // What the items span after the operation (with the constructor's bounds), if it changes that.
+        let after: Span | undefined;
+        let threw: unknown;
+        if (op < 0.45) {
+          const [x, y] = point();
+          after = spanOf([...[...at].filter(([i]) => i !== id).map(([, p]) => p), [x, y]]);
+          try {
             if (at.has(id)) tree.move(id, x, y);
             else tree.insert(id, x, y);
             at.set(id, [x, y]);
-          } else if (op < 0.9) {
-            expect(tree.remove(id)).toBe(at.delete(id));
-          } else {
-            for (let i = 0; i < 80; i++) {
-              const p = at.has(i) && random() < 0.3 ? point() : (at.get(i) ?? [0, 0]);
-              xs[i] = p[0];
-              ys[i] = p[1];
-            }
+          } catch (e) {
+            threw = e;
+          }
+        } else if (op < 0.9) {
+          expect(tree.remove(id)).toBe(at.delete(id));
+        } else {
+          for (let i = 0; i < 80; i++) {
+            const p = at.has(i) && random() < 0.3 ? point() : (at.get(i) ?? [0, 0]);
+            xs[i] = p[0];
+            ys[i] = p[1];
+          }
+          after = spanOf([...at.keys()].map((i): [number, number] => [xs[i], ys[i]]));
+          try {
             tree.moveAll(xs, ys);
             for (const i of at.keys()) at.set(i, [xs[i], ys[i]]);
+          } catch (e) {
+            threw = e;
           }
-        } catch (e) {
-          // Only a real overflow may throw: points at both ends of the doubles. The tree is unchanged then.
-          expect(String(e)).toMatch(/the points span/);
+        }
+        if (after !== undefined) {
+          // It throws exactly when the items would span a width or depth that is not a finite number (a
+          // root that big cannot be): short of that, a root that doubling cannot reach is refitted.
+          const finite = Number.isFinite(after[2] - after[0]) && Number.isFinite(after[3] - after[1]);
+          expect(threw === undefined, `step ${step}: ${String(threw)}`).toBe(finite);
+        }
+        if (threw !== undefined) {
+          throws++;
+          expect(threw).toBeInstanceOf(RangeError);
+          expect(String(threw)).toMatch(/^RangeError: PointQuadtree: the points span x /);
+          // The tree is unchanged: every item is still where it was.
+          for (const [i, [x, y]] of at)
+            expect(tree.queryCircle(x, y, 0), `step ${step}, id ${i}`).toContain(i);
+        } else if (
+          after !== undefined &&
+          sameSpan(tree.bounds, after) &&
+          !sameSpan(tree.bounds, spanOf([]))
+        ) {
+          refits++;
         }
         checkInvariants(tree);
         expect(tree.size).toBe(at.size);
@@ -159,6 +319,9 @@ describe('seeded: far strays come and go; the root grows, refits and shrinks (is
           expect(tree.bounds, `step ${step}`).toEqual(bounds);
         }
       }
+      // Both ways out of a root that doubling cannot reach were taken.
+      expect(throws).toBeGreaterThan(0);
+      expect(refits).toBeGreaterThan(0);
     });
   }
 });

@@ -83,6 +83,44 @@ describe('the seed scene (10 x 10 at (-5, -5), maxItems 2, minSize 3)', () => {
     expect(tree.nearest(0, 0, 100)).toHaveLength(7);
   });
 
+  it('maxDistance is closed: a point exactly maxDistance away is found, one a hair farther is not', () => {
+    const below = (d: number) => d * (1 - 2 ** -52); // the largest double below d (for these d)
+    const tree = new PointQuadtree({
+      bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 },
+      maxItems: 1,
+      minSize: 1,
+    });
+    tree.insert(0, 5, 0); // on the vertical split line: in the NE leaf, whose rectangle starts 5 from (0, 0)
+    tree.insert(1, 1, 9);
+    tree.insert(2, 9, 9);
+    tree.insert(3, 3, 4);
+    expect(below(5)).toBeLessThan(5);
+    // From inside the root: the NE leaf lies exactly 5 away, and so does point 0; point 3 is 5 away too.
+    expect(sorted(tree.nearest(0, 0, 5, 5))).toEqual([0, 3]);
+    expect(tree.nearest(0, 0, 5, below(5))).toEqual([]);
+    // From outside the root: the root itself lies exactly maxDistance away.
+    expect(tree.nearest(-4, 0, 5, 4)).toEqual([]);
+    expect(tree.nearest(-5, 0, 5, 9)).toEqual([3]);
+    expect(tree.nearest(-5, 0, 5, 10)).toEqual([3, 0]);
+    tree.insert(4, 0, 0);
+    expect(tree.nearest(-5, 0, 5, 5)).toEqual([4]);
+    expect(tree.nearest(-5, 0, 5, below(5))).toEqual([]);
+    // maxDistance 0 finds exactly the points at the centre.
+    expect(tree.nearest(3, 4, 5, 0)).toEqual([3]);
+    expect(tree.nearest(3, 4.000000000000001, 5, 0)).toEqual([]);
+    // Past 2^500 (the scaled path), with distances that are exact in doubles: 5 * 2^600 from the centre.
+    const big = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 }, maxItems: 1 });
+    const u = 2 ** 600;
+    big.insert(0, 3 * u, 4 * u);
+    big.insert(1, 0, 5 * u);
+    big.insert(2, 8 * u, 8 * u);
+    big.insert(3, 0, 0);
+    expect(sorted(big.nearest(0, 0, 5, 5 * u))).toEqual([0, 1, 3]);
+    expect(big.nearest(0, 0, 5, below(5 * u))).toEqual([3]);
+    expect(big.nearest(-5 * u, 0, 5, 5 * u)).toEqual([3]);
+    expect(big.nearest(-5 * u, 0, 5, below(5 * u))).toEqual([]);
+  });
+
   it('appends to a given out array and returns it', () => {
     const tree = seedScene();
     const out = [99];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { INTERNALS, type QuadtreeInternals } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
 
@@ -160,6 +161,43 @@ describe('PointQuadtree fuzz against brute force', () => {
   }
 });
 
+/** Every id pair forEachPair reports within r, as 'a-b' with a < b, sorted. */
+function treePairs(tree: PointQuadtree, r: number): string[] {
+  const out: string[] = [];
+  tree.forEachPair(r, (a, b) => {
+    out.push(a < b ? `${a}-${b}` : `${b}-${a}`);
+  });
+  return out.sort();
+}
+
+/** Circle, rectangle, nearest (with and without maxDistance) and pair queries, each against brute force. */
+function expectAnswers(
+  tree: PointQuadtree,
+  oracle: BruteForce,
+  rnd: () => number,
+  point: () => [number, number],
+  queries: number,
+): void {
+  for (let q = 0; q < queries; q++) {
+    const [x, y] = point();
+    const r = rnd() * 20;
+    const where = `query ${q} at (${x}, ${y})`;
+    expect(sorted(tree.queryCircle(x, y, r)), `${where}: circle r ${r}`).toEqual(oracle.circle(x, y, r));
+    const [x1, y1] = point();
+    const rect = [Math.min(x, x1), Math.min(y, y1), Math.max(x, x1), Math.max(y, y1)] as const;
+    expect(sorted(tree.queryRect(...rect)), `${where}: rect ${rect}`).toEqual(oracle.rect(...rect));
+    const k = 1 + Math.floor(rnd() * 10);
+    const maxD = rnd() < 0.5 ? Infinity : rnd() * 10;
+    const near = tree.nearest(x, y, k, maxD);
+    expect(
+      near.map((id) => oracle.distance2(id, x, y)),
+      `${where}: nearest k ${k} max ${maxD}`,
+    ).toEqual(oracle.nearestDistances(x, y, k, maxD));
+    expect(new Set(near).size).toBe(near.length);
+  }
+  for (const r of [0, 0.5]) expect(treePairs(tree, r), `pairs within ${r}`).toEqual(oracle.pairs(r));
+}
+
 describe('PointQuadtree.from against brute force', () => {
   for (const seed of [11, 12, 13]) {
     it(`seed ${seed}: bulk load of 5,000 clustered points answers like insert-by-insert`, () => {
@@ -183,11 +221,7 @@ describe('PointQuadtree.from against brute force', () => {
       expect(bulk.size).toBe(n);
       expect(bulk.bounds).toEqual(one.bounds);
       expect(bulk.stats()).toEqual(one.stats());
-      for (let q = 0; q < 300; q++) {
-        const [x, y] = point();
-        const r = rnd() * 20;
-        expect(sorted(bulk.queryCircle(x, y, r))).toEqual(oracle.circle(x, y, r));
-      }
+      expectAnswers(bulk, oracle, rnd, point, 300);
       // A bulk-built tree keeps working dynamically: moves, removes and inserts.
       for (let i = 0; i < 2000; i++) {
         const id = ids[Math.floor(rnd() * n)];
@@ -204,11 +238,106 @@ describe('PointQuadtree.from against brute force', () => {
         if (i % 100 === 0) checkInvariants(bulk);
       }
       checkInvariants(bulk);
-      for (let q = 0; q < 300; q++) {
-        const [x, y] = point();
-        const r = rnd() * 20;
-        expect(sorted(bulk.queryCircle(x, y, r))).toEqual(oracle.circle(x, y, r));
+      expectAnswers(bulk, oracle, rnd, point, 300);
+    }, 20_000); // heavy: seconds on a busy machine
+  }
+
+  for (const [seed, looseness] of [
+    [14, 0.75],
+    [15, 5],
+  ] as const) {
+    it(`seed ${seed}: with looseness ${looseness}, the same tree as inserting, loose rectangles included, and items stray in their leaves`, () => {
+      const rnd = mulberry32(seed);
+      const point = pointSource('clustered', rnd, WORLD);
+      const n = 2000;
+      const ids = new Int32Array(n);
+      const xs = new Float64Array(n);
+      const ys = new Float64Array(n);
+      const oracle = new BruteForce();
+      const options = {
+        bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD },
+        maxItems: 8,
+        minSize: 0.5,
+        looseness,
+      };
+      const one = new PointQuadtree(options);
+      for (let i = 0; i < n; i++) {
+        ids[i] = (i * 7919) % n; // every id once, in a scrambled order
+        [xs[i], ys[i]] = point();
+        oracle.insert(ids[i], xs[i], ys[i]);
+        one.insert(ids[i], xs[i], ys[i]);
       }
-    });
+      const bulk = PointQuadtree.from(options, ids, xs, ys);
+      checkInvariants(bulk);
+      expect(bulk.looseness).toBe(looseness);
+      expect(bulk.bounds).toEqual(one.bounds);
+      // Inserts never stray, so inserting builds the same nodes, and the same loose rectangles.
+      const a = bulk[INTERNALS]();
+      const b = one[INTERNALS]();
+      expect(nodeList(bulk)).toEqual(nodeList(one));
+      expect(looseOf(a)).toEqual(looseOf(b));
+      expectAnswers(bulk, oracle, rnd, point, 150);
+      // Steps shorter than the looseness, kept inside the root: no item leaves its leaf's loose rectangle,
+      // so no item is re-filed and no node changes (the version stays).
+      const version = bulk.version;
+      const root = bulk.bounds;
+      const clampX = (v: number) => Math.min(root.maxX, Math.max(root.minX, v));
+      const clampY = (v: number) => Math.min(root.maxY, Math.max(root.minY, v));
+      for (let round = 0; round < 3; round++) {
+        for (const id of ids) {
+          const p = oracle.points.get(id)!;
+          const [x, y] = [
+            clampX(p.x + (rnd() - 0.5) * looseness * 0.6),
+            clampY(p.y + (rnd() - 0.5) * looseness * 0.6),
+          ];
+          if (round === 0) {
+            bulk.move(id, x, y);
+            oracle.move(id, x, y);
+          } else {
+            oracle.move(id, x, y);
+          }
+        }
+        if (round > 0) {
+          const mx = new Float64Array(n);
+          const my = new Float64Array(n);
+          for (const [id, p] of oracle.points) [mx[id], my[id]] = [p.x, p.y];
+          bulk.moveAll(mx, my);
+        }
+        checkInvariants(bulk);
+      }
+      expect(bulk.version).toBe(version);
+      expect(bulk[INTERNALS]().idLeaf.subarray(0, n)).toEqual(a.idLeaf.subarray(0, n));
+      expectAnswers(bulk, oracle, rnd, point, 150);
+      // Long jumps re-file items; the tree still answers like brute force.
+      for (let i = 0; i < 1000; i++) {
+        const id = ids[Math.floor(rnd() * n)];
+        const [x, y] = point();
+        bulk.move(id, x, y);
+        oracle.move(id, x, y);
+      }
+      checkInvariants(bulk);
+      expectAnswers(bulk, oracle, rnd, point, 150);
+    }, 20_000); // heavy: seconds on a busy machine
   }
 });
+
+/** Every node's rectangle, depth, leaf flag and count, in visit order. */
+function nodeList(tree: PointQuadtree): string[] {
+  const out: string[] = [];
+  tree.visitNodes((nd) => {
+    out.push(`${nd.depth} ${nd.minX} ${nd.minY} ${nd.maxX} ${nd.maxY} ${nd.isLeaf} ${nd.count}`);
+  });
+  return out;
+}
+
+/** The loose rectangle of every node in the tree, walking the arrays from the root. */
+function looseOf(t: QuadtreeInternals): number[][] {
+  const out: number[][] = [];
+  const walk = (nd: number) => {
+    out.push([...t.nodeLoose.subarray(nd << 2, (nd << 2) + 4)]);
+    const c = t.nodeChild[nd];
+    if (c >= 0) for (let q = 0; q < 4; q++) walk(c + q);
+  };
+  walk(0);
+  return out;
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
+import { INTERNALS } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
-import { BruteForce } from '../helpers/oracle';
+import { BruteForce, type ShapeNode, strictShape } from '../helpers/oracle';
 
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 const key = (n: NodeInfo) => `${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY}`;
@@ -16,26 +17,62 @@ function visited(tree: PointQuadtree, x: number, y: number, r: number): string[]
 }
 
 /**
- * The pruning rule written out from the documentation, over visitNodes: a node is visited if it is the
- * root or non-empty, and its rectangle grown by looseness (clipped to the root) is within r of the centre,
- * or its parent lies wholly inside the circle; never below a node that was not visited.
+ * Every node as visitNodes reports it, with the items below each inner node summed from its leaves (NodeInfo
+ * gives 0 for inner nodes).
  */
-function byTheRule(tree: PointQuadtree, x: number, y: number, r: number): string[] {
-  if (tree.size === 0) return [];
-  const l = tree.looseness;
-  const root = tree.bounds;
+function walked(tree: PointQuadtree): Omit<ShapeNode, 'ids'>[] {
+  const out: Omit<ShapeNode, 'ids'>[] = [];
+  const path: Omit<ShapeNode, 'ids'>[] = [];
+  tree.visitNodes((n) => {
+    const node = { ...n };
+    path.length = n.depth;
+    path.push(node);
+    if (n.isLeaf) for (const above of path.slice(0, -1)) above.count += n.count;
+    out.push(node);
+  });
+  return out;
+}
+
+/**
+ * Every node read straight from the tree's arrays (the internal accessor), with its own walk: a check of
+ * visitNodes that shares no code with it. Parent before children, NW NE SW SE.
+ */
+function fromArrays(tree: PointQuadtree): Omit<ShapeNode, 'ids'>[] {
+  const t = tree[INTERNALS]();
+  const out: Omit<ShapeNode, 'ids'>[] = [];
+  const walk = (n: number, depth: number) => {
+    const b = t.nodeBounds.subarray(n << 2, (n << 2) + 4);
+    const c = t.nodeChild[n];
+    out.push({ minX: b[0], minY: b[1], maxX: b[2], maxY: b[3], depth, isLeaf: c < 0, count: t.nodeCount[n] });
+    if (c >= 0) for (let q = 0; q < 4; q++) walk(c + q, depth + 1);
+  };
+  walk(0, 0);
+  return out;
+}
+
+/**
+ * The pruning rule written out from the documentation, over a list of nodes (parent before children, with
+ * subtree counts): a node is visited if it is the root or non-empty, and its rectangle grown by looseness
+ * (clipped to the root) is within r of the centre, or its parent lies wholly inside the circle; never below
+ * a node that was not visited.
+ */
+function byTheRule(
+  nodes: readonly Omit<ShapeNode, 'ids'>[],
+  looseness: number,
+  x: number,
+  y: number,
+  r: number,
+): string[] {
+  if (nodes[0].count === 0) return [];
+  const root = nodes[0];
+  const l = looseness;
   const out: string[] = [];
   // inside[depth] = the visited ancestor at that depth lies wholly inside the circle
   const inside: boolean[] = [];
-  const nonEmpty = new Map<string, boolean>();
-  // counts of inner nodes are not in NodeInfo: a subtree is non-empty if a leaf below holds an item
-  const stackKeys: string[] = [];
-  tree.visitNodes((n) => {
-    stackKeys.length = n.depth;
-    stackKeys.push(key(n));
-    if (n.isLeaf && n.count > 0) for (const k of stackKeys) nonEmpty.set(k, true);
-  });
-  tree.visitNodes((n) => {
+  let skipBelow = Number.POSITIVE_INFINITY; // skip the nodes deeper than this (a pruned subtree)
+  for (const n of nodes) {
+    if (n.depth > skipBelow) continue;
+    skipBelow = Number.POSITIVE_INFINITY;
     const grown =
       n.depth === 0
         ? [n.minX, n.minY, n.maxX, n.maxY]
@@ -45,18 +82,19 @@ function byTheRule(tree: PointQuadtree, x: number, y: number, r: number): string
             Math.min(n.maxX + l, root.maxX),
             Math.min(n.maxY + l, root.maxY),
           ];
-    if (n.depth > 0 && !nonEmpty.get(key(n))) return true;
     const dx = Math.max(grown[0] - x, 0, x - grown[2]);
     const dy = Math.max(grown[1] - y, 0, y - grown[3]);
     const parentInside = n.depth > 0 && inside[n.depth - 1];
-    if (!parentInside && dx * dx + dy * dy > r * r) return true;
+    if ((n.depth > 0 && n.count === 0) || (!parentInside && dx * dx + dy * dy > r * r)) {
+      skipBelow = n.depth;
+      continue;
+    }
     const fx = Math.max(x - grown[0], grown[2] - x);
     const fy = Math.max(y - grown[1], grown[3] - y);
     // the root is never handed over whole: the query starts by visiting it
     inside[n.depth] = parentInside || (n.depth > 0 && fx * fx + fy * fy <= r * r);
     out.push(key(n));
-    return false;
-  });
+  }
   return out;
 }
 
@@ -101,6 +139,14 @@ describe('PointQuadtree.visitCircle', () => {
         oracle.move(id, x, y);
       }
       checkInvariants(tree);
+      // The nodes the rule runs over. visitNodes must report the tree's arrays as they are; without
+      // looseness, those must be the shape worked out from the points alone, and the rule runs over that.
+      const nodes = walked(tree);
+      expect(nodes).toEqual(fromArrays(tree));
+      const l = options.looseness ?? 0;
+      const shape = strictShape(oracle.points, tree.bounds, options.maxItems ?? 64, options.minSize ?? 1);
+      if (l === 0) expect(nodes).toEqual(shape.map(({ ids: _, ...n }) => n));
+      const ruleNodes = l === 0 ? shape : nodes;
       for (let q = 0; q < 400; q++) {
         let x = rnd() * 220 - 90;
         let y = rnd() * 220 - 60;
@@ -114,7 +160,7 @@ describe('PointQuadtree.visitCircle', () => {
         tree.queryCircleInto(x, y, r, new Int32Array(tree.size));
         expect(got.length, `circle (${x}, ${y}) r ${r}`).toBe(tree.lastQuery.nodesVisited);
         expect(new Set(got).size).toBe(got.length);
-        expect(got.sort(), `circle (${x}, ${y}) r ${r}`).toEqual(byTheRule(tree, x, y, r).sort());
+        expect(got.sort(), `circle (${x}, ${y}) r ${r}`).toEqual(byTheRule(ruleNodes, l, x, y, r).sort());
       }
     });
   }
@@ -122,12 +168,14 @@ describe('PointQuadtree.visitCircle', () => {
   it('gives each node its own rectangle, depth, leaf flag and count; the leaves hold every point found', () => {
     const rnd = mulberry32(5);
     const tree = new PointQuadtree({ bounds, maxItems: 3, minSize: 1 });
+    const oracle = new BruteForce();
     const xs: number[] = [];
     const ys: number[] = [];
     for (let id = 0; id < 300; id++) {
       xs.push(rnd() * 100);
       ys.push(rnd() * 100);
       tree.insert(id, xs[id], ys[id]);
+      oracle.insert(id, xs[id], ys[id]);
     }
     const leaves: NodeInfo[] = [];
     let items = 0;
@@ -141,7 +189,16 @@ describe('PointQuadtree.visitCircle', () => {
         expect(n.count).toBe(0);
       }
     });
-    expect(items).toBeGreaterThanOrEqual(tree.queryCircle(40, 60, 18).length);
+    // The leaves visited are exactly the non-empty leaves within 18 of the centre, worked out from the
+    // points alone; together they hold every point found, and the points they hold are all they count.
+    const want = strictShape(oracle.points, bounds, 3, 1).filter((n) => {
+      const dx = Math.max(n.minX - 40, 0, 40 - n.maxX);
+      const dy = Math.max(n.minY - 60, 0, 60 - n.maxY);
+      return n.isLeaf && n.count > 0 && dx * dx + dy * dy <= 18 * 18;
+    });
+    expect(leaves.map(key).sort()).toEqual(want.map(key).sort());
+    expect(items).toBe(want.reduce((sum, n) => sum + n.count, 0));
+    expect(items).toBeGreaterThan(tree.queryCircle(40, 60, 18).length); // some leaves reach past the circle
     for (const id of tree.queryCircle(40, 60, 18)) {
       const inLeaf = leaves.some(
         (l) => xs[id] >= l.minX && xs[id] <= l.maxX && ys[id] >= l.minY && ys[id] <= l.maxY,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../../src/quadtree';
 import { scanCircle, scanRect } from '../../src/sim/detection';
 import { enemyArea } from '../../src/sim/layout';
@@ -207,17 +207,25 @@ describe('Simulation', () => {
   });
 
   it('counts only index work as tree update time; the random walk has its own time', () => {
-    const sim = makeSim({ enemies: 5000, moving: true, speed: 5 });
-    sim.beginFrame();
-    sim.step(0.016, 0, 0);
-    expect(sim.wanderMs).toBeGreaterThan(0);
-    expect(sim.treeUpdateMs).toBeGreaterThan(0);
-    sim.beginFrame();
-    expect([sim.wanderMs, sim.treeUpdateMs]).toEqual([0, 0]);
-    edit(sim, { moving: false, enemies: 5100 }); // inserts: index work, no walk
-    sim.step(0.016, 0, 0);
-    expect(sim.wanderMs).toBe(0);
-    expect(sim.treeUpdateMs).toBeGreaterThan(0);
+    // A clock that advances 1 ms at every reading: a timed span is > 0 however coarse this machine's
+    // performance.now() is (a real clock can read the same value before and after a short span).
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => ++now);
+    try {
+      const sim = makeSim({ enemies: 5000, moving: true, speed: 5 });
+      sim.beginFrame();
+      sim.step(0.016, 0, 0);
+      expect(sim.wanderMs).toBeGreaterThan(0);
+      expect(sim.treeUpdateMs).toBeGreaterThan(0);
+      sim.beginFrame();
+      expect([sim.wanderMs, sim.treeUpdateMs]).toEqual([0, 0]);
+      edit(sim, { moving: false, enemies: 5100 }); // inserts: index work, no walk
+      sim.step(0.016, 0, 0);
+      expect(sim.wanderMs).toBe(0);
+      expect(sim.treeUpdateMs).toBeGreaterThan(0);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('times a query without changing the answer', () => {
