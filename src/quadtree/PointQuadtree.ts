@@ -205,6 +205,10 @@ export interface QuadtreeInternals {
   readonly minSize: number;
   readonly looseness: number;
   readonly size: number;
+  /** The constructor's bounds (the root never shrinks below them). */
+  readonly initialBounds: Bounds;
+  /** Whether the root was refitted to the items' extent (then it must be exactly that extent). */
+  readonly refitted: boolean;
   readonly nodeBounds: Float64Array;
   readonly nodeLoose: Float64Array;
   readonly nodeChild: Int32Array;
@@ -282,7 +286,12 @@ export class PointQuadtree {
   /** Nodes in use or freed (high-water mark); node numbers below it are valid array indices. */
   private nodeTop = 1;
   private freeGroup = -1;
-  /** The root was set to the items' extent because doubling would overflow (see growFor, shrinkRoot). */
+  /**
+   * The root was set to the items' extent because doubling would overflow (see growFor, shrinkRoot). While
+   * set, the root is always exactly the extent of the items and the constructor's bounds: it grows by
+   * refitting, never by doubling, and is recomputed whenever an item on its edge leaves (refitDown), the
+   * only event that can make that extent smaller.
+   */
   private refitted = false;
 
   /** The item pool: every leaf's block of slots (see ItemPool.ts). */
@@ -1393,6 +1402,8 @@ export class PointQuadtree {
       minSize: this.minSize,
       looseness: this.looseness,
       size: this._size,
+      initialBounds: this.initialBounds,
+      refitted: this.refitted,
       nodeBounds: this.nodeBounds,
       nodeLoose: this.nodeLoose,
       nodeChild: this.nodeChild,
@@ -2077,10 +2088,11 @@ export class PointQuadtree {
     if (x >= nb[0] && x <= nb[2] && y >= nb[1] && y <= nb[3]) return false;
     const target = new Float64Array(4);
     target.set(nb.subarray(0, 4));
-    if (!growToCover(target, x, y)) {
-      // Doubling would overflow: a root that just covers every item, the point and the constructor's
-      // bounds (throws, changing nothing, if even that is not finite). An item being moved counts at its
-      // new place, not its old one (which may be what made the root huge).
+    if (this.refitted || !growToCover(target, x, y)) {
+      // Doubling would overflow, or the root is refitted (doubling it would give it edges with no item on
+      // them, which refitDown never looks at): a root that just covers every item, the point and the
+      // constructor's bounds (throws, changing nothing, if even that is not finite). An item being moved
+      // counts at its new place, not its old one (which may be what made the root huge).
       target[0] = target[2] = x;
       target[1] = target[3] = y;
       if (moving < 0) {
@@ -2220,8 +2232,9 @@ export class PointQuadtree {
    * becomes the root: the exact inverse of a doubling. When only that child holds items it is promoted
    * with its nodes (O(1)); when items on its edge, or a loose item, sit in another child, the tree is
    * rebuilt under it (O(items), rare). A root leaf, or a root set by a refit (growth that doubling could
-   * not reach), is set to the smallest doubling of the constructor's bounds that covers every item, when
-   * that is smaller: O(items) then, rare. The root never shrinks below the constructor's bounds.
+   * not reach) after an item on its edge left, is set to the smallest doubling of the constructor's bounds
+   * that covers every item, when that is smaller, and a refitted root otherwise to the items' extent:
+   * O(items) then, rare. The root never shrinks below the constructor's bounds.
    */
   private shrinkRoot(edge: boolean): void {
     let changed = false;
@@ -2414,7 +2427,9 @@ export class PointQuadtree {
 
   /**
    * Sets the root to the smallest doubling of the constructor's bounds that covers every item, if that is
-   * smaller than the root; rebuilds when the root is not a leaf. Returns whether the root changed. O(n).
+   * smaller than the root; rebuilds when the root is not a leaf. Otherwise a refitted root is refitted again
+   * to the extent of the items and the constructor's bounds when that differs from it (it stays that
+   * extent: see `refitted`). Returns whether the root changed. O(n).
    */
   private refitDown(): boolean {
     const nb = this.nodeBounds;
@@ -2424,20 +2439,39 @@ export class PointQuadtree {
     t[1] = ib.minY;
     t[2] = ib.maxX;
     t[3] = ib.maxY;
+    let minX = ib.minX;
+    let minY = ib.minY;
+    let maxX = ib.maxX;
+    let maxY = ib.maxY;
+    let fits = true;
     const xy = this.pool.xy;
     const leaves = this.leavesBelow(0, -1);
     const list = this.leafList;
     for (let j = 0; j < leaves; j++) {
       const s = this.nodeStart[list[j]];
       for (let i = s; i < s + this.nodeCount[list[j]]; i++) {
-        if (!growToCover(t, xy[i << 1], xy[(i << 1) + 1])) return false;
+        const x = xy[i << 1];
+        const y = xy[(i << 1) + 1];
+        minX = Math.min(minX, x);
+        minY = Math.min(minY, y);
+        maxX = Math.max(maxX, x);
+        maxY = Math.max(maxY, y);
+        if (fits && !growToCover(t, x, y)) fits = false;
       }
     }
-    if (t[2] - t[0] >= nb[2] - nb[0] && t[3] - t[1] >= nb[3] - nb[1]) return false;
-    this.refitted = false;
-    for (let i = 0; i < 4; i++) nb[i] = t[i];
-    // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
-    if (this.nodeChild[0] >= 0) this.rebuild();
+    if (fits && (t[2] - t[0] < nb[2] - nb[0] || t[3] - t[1] < nb[3] - nb[1])) {
+      this.refitted = false;
+      for (let i = 0; i < 4; i++) nb[i] = t[i];
+      // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
+      if (this.nodeChild[0] >= 0) this.rebuild();
+      return true;
+    }
+    if (!this.refitted || (minX === nb[0] && minY === nb[1] && maxX === nb[2] && maxY === nb[3]))
+      return false;
+    // No doubling is smaller: the extent, which a far item that left no longer stretches.
+    t[0] = t[1] = Infinity;
+    t[2] = t[3] = -Infinity;
+    this.rebuild(t);
     return true;
   }
 

@@ -7,7 +7,9 @@ import { INTERNALS, midpoint, type PointQuadtree } from './PointQuadtree';
  * big enough to split; a leaf holds at most maxItems unless it is too small to split), no node below
  * minSize except the root, children tiling their parent, every item inside its leaf's half-open rectangle
  * (grown by `looseness` and clipped to the root: the leaf's loose rectangle, which must be stored right),
- * the id tables, and pool blocks that never overlap. O(nodes + pool). For tests and debugging.
+ * the id tables, pool blocks that never overlap, and a root that holds the constructor's bounds and, when it
+ * was refitted, is exactly the extent of the items and those bounds. O(nodes + pool). For tests and
+ * debugging.
  */
 export function checkInvariants(tree: PointQuadtree): void {
   // The documented internal accessor: the tree's own arrays, read-only by convention.
@@ -25,6 +27,11 @@ export function checkInvariants(tree: PointQuadtree): void {
   const lb = t.nodeLoose;
   if (l === 0 && lb !== nb) fail('looseness is 0 but nodeLoose is not nodeBounds');
   if (l > 0 && lb === nb) fail('looseness is > 0 but nodeLoose is nodeBounds');
+  const ib = t.initialBounds;
+  if (!(rootMinX <= ib.minX && rootMinY <= ib.minY && rootMaxX >= ib.maxX && rootMaxY >= ib.maxY))
+    fail(`the root [${nb.subarray(0, 4)}] does not hold the constructor's bounds`);
+  // The extent of the items and the constructor's bounds, for a refitted root.
+  const extent = [ib.minX, ib.minY, ib.maxX, ib.maxY];
   const slotOwner = new Int32Array(pool.top).fill(-1);
   let leafSlots = 0;
   const seenNode = new Uint8Array(t.nodeTop);
@@ -113,6 +120,10 @@ export function checkInvariants(tree: PointQuadtree): void {
       const inX = x >= lMinX && (x < lMaxX || (x === lMaxX && lMaxX === rootMaxX));
       const inY = y >= lMinY && (y < lMaxY || (y === lMaxY && lMaxY === rootMaxY));
       if (!inX || !inY) fail(`id ${id} at (${x}, ${y}) is outside its leaf ${n} [${loose}] (looseness ${l})`);
+      extent[0] = Math.min(extent[0], x);
+      extent[1] = Math.min(extent[1], y);
+      extent[2] = Math.max(extent[2], x);
+      extent[3] = Math.max(extent[3], y);
     }
     items += count;
   }
@@ -124,6 +135,9 @@ export function checkInvariants(tree: PointQuadtree): void {
     for (let k = g; k < g + 4; k++) if (seenNode[k]) fail(`node ${k} is both free and in the tree`);
   }
   if (items !== t.size) fail(`leaves hold ${items} items but size is ${t.size}`);
+  // Only an item on its edge can stretch a refitted root, so its shrinking is checked when one leaves.
+  if (t.refitted && extent.some((v, j) => v !== nb[j]))
+    fail(`the refitted root [${nb.subarray(0, 4)}] is not the extent [${extent}] of the items and bounds`);
   if (t.nodeCount[0] !== t.size) fail(`root counts ${t.nodeCount[0]} but size is ${t.size}`);
   let present = 0;
   for (let id = 0; id < t.idSlot.length; id++) if (t.idSlot[id] >= 0) present++;

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, PointQuadtree } from '../../src/quadtree';
+import { mulberry32 } from '../../src/sim/random';
+
+/** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
+function nodes(tree: PointQuadtree): string[] {
+  const out: string[] = [];
+  tree.visitNodes((n) => {
+    out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
+  });
+  return out;
+}
+
+describe('a refitted root comes back to the constructor bounds once every far item is gone', () => {
+  const bounds = { minX: -500, minY: -500, maxX: 500, maxY: 500 };
+  const N = 20_000;
+  // Two far east (doubling toward 1e308 and then north would overflow: the root is refitted) and two far
+  // north; they leave in an order where the first to leave from each edge has another far item behind it.
+  const strays: [number, number, number][] = [
+    [N, 1e308, 0],
+    [N + 1, 0.9e308, 0],
+    [N + 2, 0, -1e15],
+    [N + 3, 0, -2e15],
+  ];
+  const leaving = [N, N + 3, N + 2, N + 1];
+
+  /** 20,000 seeded uniform points inside the bounds, inserted one by one, and their coordinates. */
+  function crowd() {
+    const random = mulberry32(7);
+    const tree = new PointQuadtree({ bounds, maxItems: 8 });
+    const ids: number[] = [];
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let i = 0; i < N; i++) {
+      ids.push(i);
+      xs.push(-500 + 1000 * random());
+      ys.push(-500 + 1000 * random());
+      tree.insert(i, xs[i], ys[i]);
+    }
+    return { tree, ids, xs, ys };
+  }
+
+  for (const how of ['remove', 'move'] as const) {
+    it(`the strays ${how === 'remove' ? 'are removed' : 'move home'}: root, nodes and query cost as before`, () => {
+      const { tree, ids, xs, ys } = crowd();
+      for (const [id, x, y] of strays) tree.insert(id, x, y);
+      checkInvariants(tree);
+      expect(tree.bounds).toEqual({ minX: -500, minY: -2e15, maxX: 1e308, maxY: 500 });
+      for (const id of leaving) {
+        if (how === 'remove') tree.remove(id);
+        else tree.move(id, 1, 2);
+        checkInvariants(tree);
+      }
+      expect(tree.bounds).toEqual(bounds);
+      // The same tree as a bulk build of the same items under the constructor's bounds.
+      const home = how === 'remove' ? [] : leaving;
+      const fresh = PointQuadtree.from(
+        { bounds, maxItems: 8 },
+        [...ids, ...home],
+        [...xs, ...home.map(() => 1)],
+        [...ys, ...home.map(() => 2)],
+      );
+      expect(nodes(tree)).toEqual(nodes(fresh));
+      expect(tree.stats().depth).toBe(fresh.stats().depth);
+      fresh.queryCircle(10, 20, 10);
+      tree.queryCircle(10, 20, 10);
+      expect(tree.lastQuery).toEqual(fresh.lastQuery);
+    });
+  }
+
+  it('on the way back, the refitted root is the extent of the items left (never stretched by one gone)', () => {
+    const { tree } = crowd();
+    for (const [id, x, y] of strays) tree.insert(id, x, y);
+    const after: Record<number, object> = {
+      [N]: { minX: -500, minY: -2e15, maxX: 0.9e308, maxY: 500 },
+      [N + 3]: { minX: -500, minY: -1e15, maxX: 0.9e308, maxY: 500 },
+      [N + 2]: { minX: -500, minY: -500, maxX: 0.9e308, maxY: 500 },
+      [N + 1]: bounds,
+    };
+    for (const id of leaving) {
+      tree.remove(id);
+      expect(tree.bounds, `after removing ${id}`).toEqual(after[id]);
+    }
+  });
+
+  it('a refitted root grows by refitting, not doubling: no edge without an item, and it shrinks back', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 8 });
+    for (let i = 0; i < 100; i++) tree.insert(i, ((i * 37) % 1000) - 500, ((i * 53) % 1000) - 500);
+    tree.insert(100, 0.88e308, 0);
+    tree.insert(101, 0, -1e15); // doubling north would overflow east: refitted
+    expect(tree.bounds).toEqual({ minX: -500, minY: -1e15, maxX: 0.88e308, maxY: 500 });
+    // Doubling this root north would fit (0.88e308 * 2 is finite), and would leave no item on its edges.
+    tree.insert(102, 0, -1.5e15);
+    expect(tree.bounds).toEqual({ minX: -500, minY: -1.5e15, maxX: 0.88e308, maxY: 500 });
+    checkInvariants(tree);
+    for (const id of [100, 101, 102]) {
+      tree.remove(id);
+      checkInvariants(tree);
+    }
+    expect(tree.bounds).toEqual(bounds);
+  });
+});
+
+describe('seeded: far strays near the float limit come and go in any order', () => {
+  const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+  for (const seed of [31, 32, 33]) {
+    it(`seed ${seed}: the refitted root is the items' extent at every step, the bounds once all are home`, () => {
+      const random = mulberry32(seed);
+      const tree = new PointQuadtree({ bounds, maxItems: 4 });
+      const xs = new Float64Array(208);
+      const ys = new Float64Array(208);
+      for (let i = 0; i < 200; i++) {
+        xs[i] = random() * 100;
+        ys[i] = random() * 100;
+        tree.insert(i, xs[i], ys[i]);
+      }
+      // Strays east and north only (points at both ends of the doubles would not fit in a finite root),
+      // some past where doubling overflows, some far but within it.
+      const far = () => (random() < 0.5 ? (0.3 + 1.4 * random()) * 1e308 : 10 ** (6 + random() * 10));
+      const place = (id: number, home: boolean) => {
+        const r = random();
+        xs[id] = home || r >= 0.4 ? random() * 100 : far();
+        ys[id] = home || r < 0.4 ? random() * 100 : -far();
+      };
+      const out = new Set<number>();
+      for (let step = 0; step < 400; step++) {
+        const id = 200 + Math.floor(random() * 8);
+        const op = random();
+        if (op < 0.4) {
+          place(id, false);
+          if (tree.has(id)) tree.move(id, xs[id], ys[id]);
+          else tree.insert(id, xs[id], ys[id]);
+          out.add(id);
+        } else if (op < 0.65) {
+          tree.remove(id);
+          out.delete(id);
+        } else if (op < 0.9) {
+          if (tree.has(id)) {
+            place(id, true);
+            tree.move(id, xs[id], ys[id]);
+            out.delete(id);
+          }
+        } else {
+          // Every present stray either goes home or somewhere far, in one call.
+          for (const s of [...out]) {
+            const home = random() < 0.5;
+            place(s, home);
+            if (home) out.delete(s);
+          }
+          tree.moveAll(xs, ys);
+        }
+        checkInvariants(tree);
+        if (out.size === 0) expect(tree.bounds, `step ${step}`).toEqual(bounds);
+      }
+    });
+  }
+});
