@@ -98,6 +98,23 @@ function checkIdArray(name: string, value: unknown): void {
   }
 }
 
+/**
+ * An input array (ids, xs, ys): an object (typed or plain array, or any object with a length) whose length
+ * is an integer >= 0. Returns the length, read once. Null, a number or a string is a TypeError, and so is a
+ * length that is not a number; a negative or fractional length is a RangeError.
+ */
+function checkArrayLike(name: string, value: unknown): number {
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${NAME}: ${name} must be an array or typed array, got ${describe(value)}`);
+  }
+  const length = (value as ArrayLike<unknown>).length;
+  if (typeof length !== 'number') notANumber(`${name}.length`, length);
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`${NAME}: ${name}.length must be an integer >= 0, got ${describe(length)}`);
+  }
+  return length;
+}
+
 function checkId(id: number): void {
   if (typeof id !== 'number') notANumber('id', id);
   if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
@@ -412,8 +429,10 @@ export class PointQuadtree {
   /**
    * Builds a tree from parallel arrays in one pass (much faster than inserting one by one). The root is
    * `options.bounds`, grown by doubling until it covers every point. `ids[i]` is at (`xs[i]`, `ys[i]`).
-   * @throws RangeError on bad options, arrays of different lengths, a bad id or a non-finite coordinate;
-   *   Error on a repeated id.
+   * @throws TypeError if `ids`, `xs` or `ys` is not an object with a numeric length (null, a number, a
+   *   string, `{}`), or an id or coordinate is not a number; RangeError on bad options, a length that is
+   *   not an integer >= 0, arrays of different lengths, a bad id or a non-finite coordinate; Error on a
+   *   repeated id.
    */
   static from(
     options: QuadtreeOptions,
@@ -422,11 +441,11 @@ export class PointQuadtree {
     ys: ArrayLike<number>,
   ): PointQuadtree {
     const tree = new PointQuadtree(options);
-    const n = ids.length;
-    if (xs.length !== n || ys.length !== n) {
-      throw new RangeError(
-        `${NAME}.from: ids, xs and ys must have the same length, got ${n}, ${xs.length}, ${ys.length}`,
-      );
+    const n = checkArrayLike('ids', ids);
+    const nx = checkArrayLike('xs', xs);
+    const ny = checkArrayLike('ys', ys);
+    if (nx !== n || ny !== n) {
+      throw new RangeError(`${NAME}: from: ids, xs and ys must have the same length, got ${n}, ${nx}, ${ny}`);
     }
     // The scan is a function of its own: inside this one the engine compiles it several times slower.
     const scan = new Float64Array(5);
@@ -447,7 +466,7 @@ export class PointQuadtree {
     const idSlot = tree.idSlot;
     for (let i = 0; i < n; i++) {
       const id = ids[i];
-      if (idSlot[id] !== -1) throw new Error(`${NAME}.from: id ${id} appears more than once`);
+      if (idSlot[id] !== -1) throw new Error(`${NAME}: from: id ${id} appears more than once`);
       idSlot[id] = i;
     }
     const root = tree.nodeBounds;
@@ -637,19 +656,22 @@ export class PointQuadtree {
    * @param ys - y of id i at index i.
    * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
    *   tree, if a present id's coordinate is not finite (naming the id), or if the new positions' extent
-   *   is not a finite number of units across; TypeError for a coordinate that is not a number. (Where
+   *   is not a finite number of units across; TypeError if `xs` or `ys` is not an object with a numeric
+   *   length (null, a number, a string), or for a coordinate that is not a number. (Where
    *   moving one by one would fail halfway on such an extent but the new positions fit, the root is
    *   refitted to them instead.)
    */
   moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    const xLength = checkArrayLike('xs', xs);
+    const yLength = checkArrayLike('ys', ys);
     if (this._size === 0) return;
     const idSlot = this.idSlot;
     let maxId = this.idTop - 1;
     while (idSlot[maxId] < 0) maxId--;
-    if (!(xs.length > maxId && ys.length > maxId)) {
+    if (!(xLength > maxId && yLength > maxId)) {
       throw new RangeError(
         `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +
-          `${describe(xs.length)} and ${describe(ys.length)}`,
+          `${xLength} and ${yLength}`,
       );
     }
     // Validate (and see whether the root must grow) before anything moves. The root is finite, so this

@@ -11,6 +11,10 @@ function populated(): PointQuadtree {
   return tree;
 }
 
+/** The populated tree's coordinates on one axis (x: k = 37, y: k = 53), as moveAll takes them. */
+const axis = (k: number): number[] => Array.from({ length: 40 }, (_, i) => (i * k) % 100);
+const notArray = (v: unknown) => v as number[];
+
 function fingerprint(tree: PointQuadtree) {
   return {
     size: tree.size,
@@ -99,6 +103,30 @@ describe('bad input: a clear error and nothing changed', () => {
     ['nearest with a NaN maxDistance', (t) => t.nearest(1, 1, 1, Number.NaN), RangeError, /maxDistance/],
     ['nearest with a negative maxDistance', (t) => t.nearest(1, 1, 1, -1), RangeError, /maxDistance/],
     ['nearest with a NaN centre', (t) => t.nearest(1, Number.NaN), RangeError, /y must be/],
+    [
+      'moveAll with null xs',
+      (t) => t.moveAll(notArray(null), axis(53)),
+      TypeError,
+      /xs must be an array or typed array, got null/,
+    ],
+    [
+      'moveAll with a string ys',
+      (t) => t.moveAll(axis(37), notArray('abc')),
+      TypeError,
+      /ys must be .* got "abc"/,
+    ],
+    [
+      'moveAll with xs {} (no length)',
+      (t) => t.moveAll(notArray({}), axis(53)),
+      TypeError,
+      /xs\.length must be a number, got undefined/,
+    ],
+    [
+      'moveAll with ys of length -1',
+      (t) => t.moveAll(axis(37), notArray({ length: -1 })),
+      RangeError,
+      /ys\.length must be an integer >= 0, got -1/,
+    ],
   ];
   for (const [name, bad, type, message] of cases) {
     it(`${name}: ${type.name}, tree unchanged`, () => throwsAndKeeps(bad, type, message));

@@ -155,3 +155,57 @@ describe('seeded: far strays near the float limit come and go in any order', () 
     });
   }
 });
+
+describe('from() takes only array-likes with a length that is an integer >= 0', () => {
+  const options = { bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 } };
+  const as = (v: unknown) => v as ArrayLike<number>;
+  const cases: [string, unknown, unknown, unknown, ErrorConstructor, RegExp][] = [
+    ['three {}', {}, {}, {}, TypeError, /^PointQuadtree: ids\.length must be a number, got undefined$/],
+    ['three 5s', 5, 5, 5, TypeError, /^PointQuadtree: ids must be an array or typed array, got 5$/],
+    [
+      'three {length: -1}',
+      { length: -1 },
+      { length: -1 },
+      { length: -1 },
+      RangeError,
+      /^PointQuadtree: ids\.length must be an integer >= 0, got -1$/,
+    ],
+    ['null ids', null, [1], [1], TypeError, /^PointQuadtree: ids must be an array or typed array, got null$/],
+    ['undefined xs', [0], undefined, [1], TypeError, /^PointQuadtree: xs must be .*, got undefined$/],
+    ['a string ys', [0], [1], '1', TypeError, /^PointQuadtree: ys must be .*, got "1"$/],
+    ['a function ids', () => 0, [1], [1], TypeError, /^PointQuadtree: ids must be .*, got a function$/],
+    ['a length "1"', { length: '1', 0: 0 }, [1], [1], TypeError, /^PointQuadtree: ids\.length .* got "1"$/],
+    ['a length 1.5', [0], { length: 1.5, 0: 1 }, [1], RangeError, /^PointQuadtree: xs\.length .* got 1\.5$/],
+    ['a length NaN', [0], [1], { length: Number.NaN }, RangeError, /^PointQuadtree: ys\.length .* got NaN$/],
+    ['lengths 2, 1, 1', [0, 1], [1], [1], RangeError, /^PointQuadtree: from: .* same length, got 2, 1, 1$/],
+  ];
+  for (const [name, ids, xs, ys, type, message] of cases) {
+    it(`${name}: ${type.name}, no tree`, () => {
+      let thrown: unknown;
+      try {
+        PointQuadtree.from(options, as(ids), as(xs), as(ys));
+      } catch (e) {
+        thrown = e;
+      }
+      expect((thrown as Error).constructor).toBe(type);
+      expect((thrown as Error).message).toMatch(message);
+    });
+  }
+
+  it('an array-like object with a numeric length is read like an array', () => {
+    const tree = PointQuadtree.from(options, as({ length: 2, 0: 7, 1: 8 }), [1, 2], new Float32Array([3, 4]));
+    checkInvariants(tree);
+    expect(tree.size).toBe(2);
+    expect(tree.queryCircle(2, 4, 0)).toEqual([8]);
+    tree.insert(1, 5, 5);
+    expect(tree.size).toBe(3);
+    expect(tree.queryCircle(5, 5, 3)).toEqual([1]);
+  });
+});
+
+it('moveAll checks its arrays even on an empty tree (nothing to move is no excuse for a bad argument)', () => {
+  const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 } });
+  expect(() => tree.moveAll(null as unknown as number[], [])).toThrow(/^PointQuadtree: xs must be an array/);
+  tree.moveAll([], new Float64Array(0));
+  expect(tree.size).toBe(0);
+});
