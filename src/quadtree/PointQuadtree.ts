@@ -115,6 +115,36 @@ function checkArrayLike(name: string, value: unknown): number {
   return length;
 }
 
+const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
+/** The engine's own getters, which a caller cannot replace: a typed array's name (undefined for anything
+ * else, a Proxy too), its buffer, and an ArrayBuffer's byteLength (which throws for a SharedArrayBuffer). */
+const typedArrayName = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag)!.get!;
+const typedArrayBuffer = Object.getOwnPropertyDescriptor(typedArrayProto, 'buffer')!.get!;
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/**
+ * Whether an input array's entries cannot change during a call that runs none of the caller's code: a
+ * typed array over an ArrayBuffer (not a SharedArrayBuffer, which another thread may write). Such an input
+ * may be read twice (checked, then used). Anything else (a plain array, whose index may be a getter, a
+ * Proxy, a view of a SharedArrayBuffer) is read once, into a copy that is checked and used.
+ */
+export function isFixed(value: unknown): boolean {
+  if (typedArrayName.call(value) === undefined) return false;
+  try {
+    arrayBufferLength.call(typedArrayBuffer.call(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A plain array with entries 0..n-1 of `value`, each read once (see isFixed). */
+function snapshot(value: ArrayLike<number>, n: number): ArrayLike<number> {
+  const copy: number[] = [];
+  for (let i = 0; i < n; i++) copy.push(value[i]);
+  return copy;
+}
+
 function checkId(id: number): void {
   if (typeof id !== 'number') notANumber('id', id);
   if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
@@ -351,6 +381,9 @@ export class PointQuadtree {
   private work = new Int32Array(64);
   /** stepsStayFinite's extents, four per id. */
   private spans = new Float64Array(0);
+  /** moveAll's copy of xs and ys when they are not fixed (see readMoves), indexed by id. */
+  private movedX = new Float64Array(0);
+  private movedY = new Float64Array(0);
   /** halfToward's output. */
   private readonly half = new Float64Array(4);
   private visitStack = new Int32Array(64);
@@ -429,6 +462,8 @@ export class PointQuadtree {
   /**
    * Builds a tree from parallel arrays in one pass (much faster than inserting one by one). The root is
    * `options.bounds`, grown by doubling until it covers every point. `ids[i]` is at (`xs[i]`, `ys[i]`).
+   * Each entry is read once, so an input that changes during the call (a Proxy, a view of a
+   * SharedArrayBuffer that another thread writes) is checked and built as one snapshot.
    * @throws TypeError if `ids`, `xs` or `ys` is not an object with a numeric length (null, a number, a
    *   string, `{}`), or an id or coordinate is not a number; RangeError on bad options, a length that is
    *   not an integer >= 0, arrays of different lengths, a bad id or a non-finite coordinate; Error on a
@@ -447,6 +482,10 @@ export class PointQuadtree {
     if (nx !== n || ny !== n) {
       throw new RangeError(`${NAME}: from: ids, xs and ys must have the same length, got ${n}, ${nx}, ${ny}`);
     }
+    // The scan checks the entries and the build reads them again: both must see the same values.
+    if (!isFixed(ids)) ids = snapshot(ids, n);
+    if (!isFixed(xs)) xs = snapshot(xs, n);
+    if (!isFixed(ys)) ys = snapshot(ys, n);
     // The scan is a function of its own: inside this one the engine compiles it several times slower.
     const scan = new Float64Array(5);
     const bad = scanPoints(ids, xs, ys, n, scan);
@@ -651,7 +690,10 @@ export class PointQuadtree {
    * Made for the frame in which everything moves: a check of the arrays (one sequential read), then one
    * pass in id order that writes each item's new position in place; only the items that left their leaf
    * are re-filed, then splits and merges are settled top down. O(largest id + nodes + moved-out items *
-   * depth); allocates nothing (once its scratch buffer has grown to the tree's size).
+   * depth); allocates nothing (once its scratch buffer has grown to the tree's size). Each entry is read
+   * once: xs and ys that are not typed arrays over an ArrayBuffer (plain arrays, a Proxy, views of a
+   * SharedArrayBuffer that another thread writes) are first copied into a scratch of the tree's, which is
+   * checked and used, so the tree never stores a value that was not checked.
    * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
    * @param ys - y of id i at index i.
    * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
@@ -673,6 +715,12 @@ export class PointQuadtree {
         `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +
           `${xLength} and ${yLength}`,
       );
+    }
+    if (!(isFixed(xs) && isFixed(ys))) {
+      // The passes below read each entry several times: give them a copy that cannot change.
+      this.readMoves(xs, ys, maxId);
+      xs = this.movedX;
+      ys = this.movedY;
     }
     // Validate (and see whether the root must grow) before anything moves. The root is finite, so this
     // test also rejects NaN and infinities.
@@ -721,6 +769,33 @@ export class PointQuadtree {
     }
     if (this.pool.compactDue) this.compactPool();
     if (this.moveInPlace(xs, ys, maxId, this.arg) > 0) this.settle();
+  }
+
+  /**
+   * Copies xs and ys (ids up to maxId) into movedX / movedY, reading each entry once. A present id's bad
+   * coordinate throws here, in id order as the checks of moveAll do, naming the value read; an absent id's
+   * entry that is not a finite number becomes NaN (it is ignored, and a Float64Array would convert it).
+   */
+  private readMoves(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): void {
+    if (this.movedX.length <= maxId) {
+      this.movedX = new Float64Array(Math.max(maxId + 1, 2 * this.movedX.length));
+      this.movedY = new Float64Array(this.movedX.length);
+    }
+    const cx = this.movedX;
+    const cy = this.movedY;
+    const idSlot = this.idSlot;
+    for (let id = 0; id <= maxId; id++) {
+      const x = xs[id];
+      const y = ys[id];
+      if (Number.isFinite(x) && Number.isFinite(y)) {
+        cx[id] = x;
+        cy[id] = y;
+        continue;
+      }
+      if (idSlot[id] >= 0) this.rejectMoveAll(id, x, y);
+      cx[id] = Number.NaN;
+      cy[id] = Number.NaN;
+    }
   }
 
   private rejectMoveAll(id: number, x: number, y: number): never {

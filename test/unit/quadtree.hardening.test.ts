@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, PointQuadtree } from '../../src/quadtree';
+import { isFixed } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
 
 /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
@@ -208,4 +210,132 @@ it('moveAll checks its arrays even on an empty tree (nothing to move is no excus
   expect(() => tree.moveAll(null as unknown as number[], [])).toThrow(/^PointQuadtree: xs must be an array/);
   tree.moveAll([], new Float64Array(0));
   expect(tree.size).toBe(0);
+});
+
+describe('each entry of from and moveAll is read once: an input that changes under the call cannot break the tree', () => {
+  const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+
+  /** A Proxy over `values` that answers each index with its value the first time, NaN after; counts reads. */
+  function fickle(values: number[]) {
+    const reads = new Map<number, number>();
+    const proxy = new Proxy(values, {
+      get(target, key, receiver) {
+        if (typeof key !== 'string' || !/^\d+$/.test(key)) return Reflect.get(target, key, receiver);
+        const i = Number(key);
+        reads.set(i, (reads.get(i) ?? 0) + 1);
+        return reads.get(i) === 1 ? target[i] : Number.NaN;
+      },
+    });
+    return { proxy, reads };
+  }
+
+  it('moveAll with xs that turn to NaN on a second read: the first values are stored, each read once', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 4 });
+    for (let i = 0; i < 50; i++) tree.insert(i, i * 2, 50);
+    const x = fickle(Array.from({ length: 50 }, (_, i) => 99 - i * 2));
+    tree.moveAll(x.proxy, new Array(50).fill(30));
+    checkInvariants(tree);
+    expect([...x.reads.values()].every((n) => n === 1)).toBe(true);
+    expect(x.reads.size).toBe(50);
+    for (let i = 0; i < 50; i++) expect(tree.queryCircle(99 - i * 2, 30, 0)).toEqual([i]);
+  });
+
+  it('moveAll that grows the root (the one-by-one path) reads each entry once too', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 4 });
+    for (let i = 0; i < 50; i++) tree.insert(i, i * 2, 50);
+    const y = fickle(Array.from({ length: 50 }, (_, i) => (i === 7 ? 5000 : 40)));
+    tree.moveAll(new Array(50).fill(10), y.proxy);
+    checkInvariants(tree);
+    expect([...y.reads.values()].every((n) => n === 1)).toBe(true);
+    expect(tree.queryCircle(10, 5000, 0)).toEqual([7]);
+  });
+
+  it('from with ids, xs and ys that turn to NaN on a second read builds the first values', () => {
+    const ids = fickle([3, 1, 2, 0]);
+    const xs = fickle([10, 20, 30, 40]);
+    const ys = fickle([5, 6, 7, 8]);
+    const tree = PointQuadtree.from({ bounds, maxItems: 1 }, ids.proxy, xs.proxy, ys.proxy);
+    checkInvariants(tree);
+    for (const r of [ids.reads, xs.reads, ys.reads]) expect([...r.values()]).toEqual([1, 1, 1, 1]);
+    expect(tree.nearest(0, 0, 4)).toEqual([3, 1, 2, 0]);
+  });
+
+  it('a bad entry is reported with the value read, and the tree is unchanged', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 4 });
+    for (let i = 0; i < 10; i++) tree.insert(i, i, i);
+    let reads = 0;
+    const ys = new Proxy(new Array(10).fill(1), {
+      get(target, key, receiver) {
+        if (key !== '4') return Reflect.get(target, key, receiver);
+        reads++;
+        return reads === 1 ? '7' : 1; // a string first, a good number after
+      },
+    });
+    expect(() => tree.moveAll(new Array(10).fill(2), ys)).toThrow(
+      /^PointQuadtree: moveAll: ys\[4\] \(of id 4\) must be a number, got "7"$/,
+    );
+    checkInvariants(tree);
+    expect(tree.queryCircle(4, 4, 0)).toEqual([4]);
+  });
+
+  it('only typed arrays over an ArrayBuffer are read twice (isFixed)', () => {
+    expect(isFixed(new Float64Array(4))).toBe(true);
+    expect(isFixed(new Int32Array(new ArrayBuffer(16), 4, 2))).toBe(true);
+    expect(isFixed(new Float64Array(new SharedArrayBuffer(32)))).toBe(false);
+    expect(isFixed(new Proxy(new Float64Array(4), {}))).toBe(false);
+    expect(isFixed([1, 2, 3])).toBe(false);
+    expect(isFixed(new DataView(new ArrayBuffer(8)))).toBe(false);
+    // A typed array over shared memory that claims an ordinary buffer is still shared.
+    const shared = new Float64Array(new SharedArrayBuffer(32));
+    Object.defineProperty(shared, 'buffer', { value: new ArrayBuffer(32) });
+    expect(isFixed(shared)).toBe(false);
+  });
+
+  it('a view of a SharedArrayBuffer that a worker thread writes: every call throws cleanly or stores a value read', async () => {
+    const n = 2000;
+    const xs = new Float64Array(new SharedArrayBuffer(8 * n));
+    const ys = new Float64Array(n).fill(50);
+    const ids = Int32Array.from({ length: n }, (_, i) => i);
+    for (let i = 0; i < n; i++) xs[i] = (i * 37) % 100;
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    // The worker flips xs[n - 1] between NaN and 60 until told to stop; control[1] says it has started.
+    const worker = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       const xs = new Float64Array(workerData.xs);
+       const control = new Int32Array(workerData.control);
+       Atomics.store(control, 1, 1);
+       let i = 0;
+       while (Atomics.load(control, 0) === 0) xs[xs.length - 1] = i++ % 2 === 0 ? NaN : 60;`,
+      { eval: true, workerData: { xs: xs.buffer, control: control.buffer } },
+    );
+    try {
+      while (Atomics.load(control, 1) === 0) await new Promise((r) => setTimeout(r, 1));
+      const tree = PointQuadtree.from({ bounds, maxItems: 8 }, ids, new Float64Array(n).fill(1), ys);
+      let threw = 0;
+      let moved = 0;
+      // Many calls: the two threads share 2 cores with other work, so they overlap only now and then.
+      const until = Date.now() + 10_000;
+      for (let call = 0; call < 2000 && Date.now() < until; call++) {
+        try {
+          tree.moveAll(xs, ys);
+          moved++;
+        } catch (e) {
+          expect(String(e)).toMatch(/xs\[1999\] \(of id 1999\) must be a finite number, got NaN/);
+          threw++;
+        }
+        checkInvariants(tree);
+        if (moved > 0) expect(tree.queryCircle(60, 50, 0)).toContain(n - 1);
+        try {
+          if (call % 10 === 0) checkInvariants(PointQuadtree.from({ bounds }, ids, xs, ys));
+        } catch (e) {
+          expect(String(e)).toMatch(/xs\[1999\] must be a finite number, got NaN/);
+        }
+      }
+      // Both outcomes seen: the worker really wrote while the calls ran.
+      expect(Math.min(threw, moved)).toBeGreaterThan(0);
+    } finally {
+      Atomics.store(control, 0, 1);
+      await worker.terminate();
+    }
+  }, 20_000);
 });
