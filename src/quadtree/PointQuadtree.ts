@@ -98,6 +98,18 @@ function checkIdArray(name: string, value: unknown): void {
   }
 }
 
+/** A callback (of visitNodes, visitCircle, forEachPair): checked before the walk, even one that visits nothing. */
+function checkCallback(name: string, value: unknown): void {
+  if (typeof value !== 'function') {
+    throw new TypeError(`${NAME}: ${name} must be a function, got ${describe(value)}`);
+  }
+}
+
+/** The plain array that queryCircle, queryRect and nearest append ids to, checked before the query runs. */
+function checkOutArray(name: string, value: unknown): void {
+  if (!Array.isArray(value)) throw new TypeError(`${NAME}: ${name} must be an array, got ${describe(value)}`);
+}
+
 /**
  * An input array (ids, xs, ys): an object (typed or plain array, or any object with a length) whose length
  * is an integer >= 0. Returns the length, read once. Null, a number or a string is a TypeError, and so is a
@@ -1096,10 +1108,12 @@ export class PointQuadtree {
    * wholly inside the disc hand over their items without per-point tests. O(log n + found) typically.
    * @param out - ids are appended to it (set `out.length = 0` to reuse one array); a new array if omitted.
    * @returns `out`. Order unspecified, no id twice.
-   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
+   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0; TypeError if one of
+   *   them is not a number, or `out` is not an array.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
     this.setCircleArg(x, y, radius);
+    checkOutArray('out', out);
     const found = this.circleInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
@@ -1123,10 +1137,12 @@ export class PointQuadtree {
    * Finds the ids with `minX <= x <= maxX` and `minY <= y <= maxY` (closed rectangle).
    * @param out - ids are appended to it; a new array if omitted.
    * @returns `out`. Order unspecified, no id twice.
-   * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`.
+   * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`; TypeError if one is
+   *   not a number, or `out` is not an array.
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
     this.setRectArg(minX, minY, maxX, maxY);
+    checkOutArray('out', out);
     const found = this.rectInto(this.resultBuffer(), this.arg);
     appendResults(out, this.results, found);
     return out;
@@ -1181,11 +1197,13 @@ export class PointQuadtree {
    * Calls `callback(a, b)` once for every unordered pair of distinct items within `radius` of each other
    * (closed), as {@link PointQuadtree.queryPairsInto} finds them. The pairs are found first, then the
    * callbacks run. Do not change the tree's node structure from the callback.
-   * @throws RangeError if `radius` is not a finite number >= 0; Error if the tree's node structure changed
-   *   during the calls (the calls stop there).
+   * @throws RangeError if `radius` is not a finite number >= 0; TypeError if it is not a number or
+   *   `callback` is not a function (even with fewer than two items); Error if the tree's node structure
+   *   changed during the calls (the calls stop there).
    */
   forEachPair(radius: number, callback: (a: number, b: number) => void): void {
     checkRadius('radius', radius);
+    checkCallback('callback', callback);
     // A nested call (from inside a callback) gets buffers of its own so the outer one's pairs survive.
     const nested = this.pairing;
     const n = this.pairsInBuffers(radius, nested);
@@ -1289,17 +1307,21 @@ export class PointQuadtree {
    * order). Best-first search over the nodes.
    * @param out - ids are appended to it; a new array if omitted.
    * @throws RangeError if x or y is not finite, k is not a finite integer >= 0, or maxDistance is NaN or
-   *   negative (Infinity is allowed and is the default).
+   *   negative (Infinity is allowed and is the default); TypeError if x, y, k or maxDistance is not a number
+   *   (undefined k or maxDistance is the default; null is not), or `out` is not an array.
    */
   nearest(x: number, y: number, k = 1, maxDistance = Infinity, out: number[] = []): number[] {
     checkCoordinate('x', x);
     checkCoordinate('y', y);
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) {
+    if (typeof k !== 'number') notANumber('k', k);
+    if (!Number.isInteger(k) || k < 0) {
       throw new RangeError(`${NAME}: k must be a finite integer >= 0, got ${describe(k)}`);
     }
-    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) {
+    if (typeof maxDistance !== 'number') notANumber('maxDistance', maxDistance);
+    if (!(maxDistance >= 0)) {
       throw new RangeError(`${NAME}: maxDistance must be a number >= 0, got ${describe(maxDistance)}`);
     }
+    checkOutArray('out', out);
     const stats = this.lastQuery;
     let visited = 0;
     let tested = 0;
@@ -1370,9 +1392,11 @@ export class PointQuadtree {
    * The {@link NodeInfo} object is reused from call to call. Do not change the tree during the walk: a
    * change to its node structure (a split, merge, growth or clear) makes the walk throw; moving points
    * inside their leaves is harmless.
-   * @throws Error if the tree's node structure changed during the walk.
+   * @throws TypeError if `callback` is not a function; Error if the tree's node structure changed during
+   *   the walk.
    */
   visitNodes(callback: (node: NodeInfo) => unknown): void {
+    checkCallback('callback', callback);
     // A nested walk (from inside a callback) gets its own stacks so the outer one is undisturbed.
     const nested = this.visiting;
     let stack = nested ? new Int32Array(64) : this.visitStack;
@@ -1429,11 +1453,13 @@ export class PointQuadtree {
    * circle every non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the
    * grown one) is reused from call to call; return `true` to skip a node's children. Visits nothing in an
    * empty tree. Do not change the tree's node structure during the walk.
-   * @throws RangeError on a bad centre or radius (as queryCircle); Error if the tree's node structure
-   *   changed during the walk.
+   * @throws RangeError on a bad centre or radius (as queryCircle); TypeError if one is not a number, or
+   *   `callback` is not a function (even when the circle misses the tree); Error if the tree's node
+   *   structure changed during the walk.
    */
   visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
     this.setCircleArg(x, y, radius);
+    checkCallback('callback', callback);
     if (this._size === 0) return;
     // The same scale and squared radius as circleInto, so the same nodes are visited.
     const s = distanceScale(radius);

@@ -339,3 +339,16 @@ describe('each entry of from and moveAll is read once: an input that changes und
     }
   }, 20_000);
 });
+
+it('an empty or one-item tree checks its callbacks and outputs too (nothing to visit is no excuse)', () => {
+  const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 } });
+  const f = null as unknown as () => void;
+  const out = null as unknown as number[];
+  expect(() => tree.visitNodes(f)).toThrow(/^PointQuadtree: callback must be a function/);
+  expect(() => tree.visitCircle(5, 5, 1, f)).toThrow(/^PointQuadtree: callback must be a function/);
+  expect(() => tree.nearest(5, 5, 1, Infinity, out)).toThrow(/^PointQuadtree: out must be an array/);
+  expect(() => tree.queryCircle(5, 5, 1, out)).toThrow(/^PointQuadtree: out must be an array/);
+  tree.insert(0, 1, 1);
+  expect(() => tree.forEachPair(1, f)).toThrow(/^PointQuadtree: callback must be a function/);
+  expect(tree.size).toBe(1);
+});
