@@ -92,8 +92,9 @@ function checkRadius(name: string, value: number): void {
 
 /** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
 function checkIdArray(name: string, value: unknown): void {
-  if (!(value instanceof Int32Array || value instanceof Uint32Array)) {
-    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+  // isView: a Proxy of an Int32Array passes instanceof but is not one (its length getter would throw).
+  if (!((value instanceof Int32Array || value instanceof Uint32Array) && ArrayBuffer.isView(value))) {
+    const kind = ArrayBuffer.isView(value) ? value.constructor.name : describe(value);
     throw new TypeError(`${NAME}: ${name} must be an Int32Array or Uint32Array, got ${kind}`);
   }
 }
@@ -161,6 +162,24 @@ function checkId(id: number): void {
   if (typeof id !== 'number') notANumber('id', id);
   if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
     throw new RangeError(`${NAME}: id must be an integer from 0 to ${MAX_ID}, got ${describe(id)}`);
+  }
+}
+
+/**
+ * Two id outputs written side by side must not share memory: the same array, or views of one buffer whose
+ * bytes overlap, would overwrite one output's entries with the other's.
+ */
+function checkSeparate(nameA: string, a: ArrayBufferView, nameB: string, b: ArrayBufferView): void {
+  if (a === b)
+    throw new RangeError(`${NAME}: ${nameA} and ${nameB} must be two arrays, got the same one twice`);
+  if (a.buffer !== b.buffer) return;
+  const from = Math.max(a.byteOffset, b.byteOffset);
+  const to = Math.min(a.byteOffset + a.byteLength, b.byteOffset + b.byteLength);
+  if (from < to) {
+    throw new RangeError(
+      `${NAME}: ${nameA} and ${nameB} must not share memory, got views of one buffer that overlap in its ` +
+        `bytes ${from} to ${to - 1}`,
+    );
   }
 }
 
@@ -1176,14 +1195,16 @@ export class PointQuadtree {
    * @param outA - ids, one per pair; entries past the returned count may be overwritten.
    * @param outB - the other id of each pair.
    * @returns the number of pairs.
-   * @throws RangeError if `radius` is not a finite number >= 0, or if the pairs do not fit in the shorter of
-   *   outA / outB (the message gives the number needed); TypeError if an output is not an Int32Array or
-   *   Uint32Array. The tree is never changed.
+   * @throws RangeError if `radius` is not a finite number >= 0, if outA and outB share memory (the same
+   *   array, or overlapping views of one buffer: each pair's ids would overwrite each other), or if the
+   *   pairs do not fit in the shorter of outA / outB (the message gives the number needed); TypeError if an
+   *   output is not an Int32Array or Uint32Array. The tree is never changed.
    */
   queryPairsInto(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
     checkRadius('radius', radius);
     checkIdArray('outA', outA);
     checkIdArray('outB', outB);
+    checkSeparate('outA', outA, 'outB', outB);
     const found = this.joinPairs(radius, outA, outB);
     if (found !== OUT_OF_ROOM) return found;
     const needed = this.pairsInBuffers(radius, this.pairing);

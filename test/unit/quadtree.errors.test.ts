@@ -104,6 +104,36 @@ describe('bad input: a clear error and nothing changed', () => {
     ['nearest with a negative maxDistance', (t) => t.nearest(1, 1, 1, -1), RangeError, /maxDistance/],
     ['nearest with a NaN centre', (t) => t.nearest(1, Number.NaN), RangeError, /y must be/],
     [
+      'queryPairsInto with one array as both outputs',
+      (t) => {
+        const buf = new Int32Array(1000);
+        return t.queryPairsInto(20, buf, buf);
+      },
+      RangeError,
+      /outA and outB must be two arrays, got the same one twice/,
+    ],
+    [
+      'queryPairsInto with overlapping views of one buffer',
+      (t) => {
+        const memory = new ArrayBuffer(4000);
+        return t.queryPairsInto(20, new Int32Array(memory, 0, 600), new Uint32Array(memory, 2000, 400));
+      },
+      RangeError,
+      /outA and outB must not share memory, got views of one buffer that overlap in its bytes 2000 to 2399/,
+    ],
+    [
+      'queryPairsInto with a Proxy of an Int32Array',
+      (t) => t.queryPairsInto(20, new Proxy(new Int32Array(1000), {}), new Int32Array(1000)),
+      TypeError,
+      /^PointQuadtree: outA must be an Int32Array or Uint32Array, got an object \(Object\)$/,
+    ],
+    [
+      'queryCircleInto with a Proxy of an Int32Array',
+      (t) => t.queryCircleInto(50, 50, 10, new Proxy(new Int32Array(64), {})),
+      TypeError,
+      /out must be an Int32Array or Uint32Array/,
+    ],
+    [
       'moveAll with null xs',
       (t) => t.moveAll(notArray(null), axis(53)),
       TypeError,
@@ -418,6 +448,8 @@ describe('output buffers that cannot hold every id are rejected (issue 12)', () 
     ['Uint16Array', new Uint16Array(64)],
     ['Float32Array', new Float32Array(64)],
     ['a plain array', new Array(64).fill(0)],
+    ['an object without a prototype', Object.create(null)],
+    ['a DataView', new DataView(new ArrayBuffer(256))],
   ];
   for (const [label, out] of narrow) {
     const o = out as Int32Array;
