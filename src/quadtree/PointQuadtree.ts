@@ -316,8 +316,12 @@ export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
  * Every method validates its arguments first and throws before changing anything, so a tree is never left
  * half-changed. An id, coordinate, radius, `k` or `maxDistance` that is not a number at all (null, a string,
  * a boolean, an array, an object with `valueOf`, a BigInt, a Symbol) is a `TypeError` naming the argument;
- * nothing is converted, so no `valueOf` of the caller's is ever called. A number out of range (NaN, an
- * infinity, a negative radius) is a `RangeError`, as each method's `@throws` says.
+ * nothing is converted, so no `valueOf` of the caller's is ever called. So is an input array of `from` or
+ * `moveAll` that is not an object with a numeric length, a callback that is not a function, and an `out`
+ * that is not an array (for the `*Into` twins: not an Int32Array or Uint32Array). A number out of range
+ * (NaN, an infinity, a negative radius, a negative length) is a `RangeError`, as each method's `@throws`
+ * says. `from` and `moveAll` read each entry of their arrays once, so an array that changes during the
+ * call (a Proxy, a view of a SharedArrayBuffer that a worker writes) cannot put an unchecked value in.
  */
 export class PointQuadtree {
   /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */

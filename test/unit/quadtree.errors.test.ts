@@ -134,6 +134,19 @@ describe('bad input: a clear error and nothing changed', () => {
       /out must be an Int32Array or Uint32Array/,
     ],
     [
+      'moveAll with a ys entry that reads "7", then 1 (the value read is the one checked and named)',
+      (t) => {
+        let reads = 0;
+        const ys = new Proxy(axis(53), {
+          get: (target, key, receiver) =>
+            key === '4' ? (++reads === 1 ? '7' : 1) : Reflect.get(target, key, receiver),
+        });
+        return t.moveAll(axis(37), ys);
+      },
+      TypeError,
+      /moveAll: ys\[4\] \(of id 4\) must be a number, got "7"/,
+    ],
+    [
       'moveAll with null xs',
       (t) => t.moveAll(notArray(null), axis(53)),
       TypeError,
