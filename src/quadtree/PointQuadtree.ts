@@ -5,17 +5,21 @@
 
 import { buildFrom } from './build';
 import {
+  checkCallback,
   checkCircle,
   checkCoordinate,
   checkId,
   checkIdArray,
   checkOptions,
+  checkOutArray,
   checkRadius,
   checkRect,
+  checkSeparate,
   DEFAULTS,
   describe,
   MAX_ID,
   NAME,
+  notANumber,
 } from './checks';
 import { holds } from './geometry';
 import { insertItem, removeItem } from './insert';
@@ -51,8 +55,12 @@ export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
  * Every method validates its arguments first and throws before changing anything, so a tree is never left
  * half-changed. An id, coordinate, radius, `k` or `maxDistance` that is not a number at all (null, a string,
  * a boolean, an array, an object with `valueOf`, a BigInt, a Symbol) is a `TypeError` naming the argument;
- * nothing is converted, so no `valueOf` of the caller's is ever called. A number out of range (NaN, an
- * infinity, a negative radius) is a `RangeError`, as each method's `@throws` says.
+ * nothing is converted, so no `valueOf` of the caller's is ever called. So is an input array of `from` or
+ * `moveAll` that is not an object with a numeric length, a callback that is not a function, and an `out`
+ * that is not an array (for the `*Into` twins: not an Int32Array or Uint32Array). A number out of range
+ * (NaN, an infinity, a negative radius, a negative length) is a `RangeError`, as each method's `@throws`
+ * says. `from` and `moveAll` read each entry of their arrays once, so an array that changes during the
+ * call (a Proxy, a view of a SharedArrayBuffer that a worker writes) cannot put an unchecked value in.
  */
 export class PointQuadtree {
   /** Largest id accepted by {@link PointQuadtree.insert} (33,554,431). */
@@ -86,8 +94,12 @@ export class PointQuadtree {
   /**
    * Builds a tree from parallel arrays in one pass (much faster than inserting one by one). The root is
    * `options.bounds`, grown by doubling until it covers every point. `ids[i]` is at (`xs[i]`, `ys[i]`).
-   * @throws RangeError on bad options, arrays of different lengths, a bad id or a non-finite coordinate;
-   *   Error on a repeated id.
+   * Each entry is read once, so an input that changes during the call (a Proxy, a view of a
+   * SharedArrayBuffer that another thread writes) is checked and built as one snapshot.
+   * @throws TypeError if `ids`, `xs` or `ys` is not an object with a numeric length (null, a number, a
+   *   string, `{}`), or an id or coordinate is not a number; RangeError on bad options, a length that is
+   *   not an integer >= 0, arrays of different lengths, a bad id or a non-finite coordinate; Error on a
+   *   repeated id.
    */
   static from(
     options: QuadtreeOptions,
@@ -219,12 +231,16 @@ export class PointQuadtree {
    * Made for the frame in which everything moves: a check of the arrays (one sequential read), then one
    * pass in id order that writes each item's new position in place; only the items that left their leaf
    * are re-filed, then splits and merges are settled top down. O(largest id + nodes + moved-out items *
-   * depth); allocates nothing (once its scratch buffer has grown to the tree's size).
+   * depth); allocates nothing (once its scratch buffer has grown to the tree's size). Each entry is read
+   * once: xs and ys that are not typed arrays over an ArrayBuffer (plain arrays, a Proxy, views of a
+   * SharedArrayBuffer that another thread writes) are first copied into a scratch of the tree's, which is
+   * checked and used, so the tree never stores a value that was not checked.
    * @param xs - x of id i at index i (typed or plain array), length > the largest id in the tree.
    * @param ys - y of id i at index i.
    * @throws RangeError (before moving anything) if `xs` or `ys` is too short for the largest id in the
    *   tree, if a present id's coordinate is not finite (naming the id), or if the new positions' extent
-   *   is not a finite number of units across; TypeError for a coordinate that is not a number. (Where
+   *   is not a finite number of units across; TypeError if `xs` or `ys` is not an object with a numeric
+   *   length (null, a number, a string), or for a coordinate that is not a number. (Where
    *   moving one by one would fail halfway on such an extent but the new positions fit, the root is
    *   refitted to them instead.)
    */
@@ -263,10 +279,12 @@ export class PointQuadtree {
    * wholly inside the disc hand over their items without per-point tests. O(log n + found) typically.
    * @param out - ids are appended to it (set `out.length = 0` to reuse one array); a new array if omitted.
    * @returns `out`. Order unspecified, no id twice.
-   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0.
+   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0; TypeError if one of
+   *   them is not a number, or `out` is not an array.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
     this.setCircleArg(x, y, radius);
+    checkOutArray('out', out);
     const results = resultBuffer(this.t);
     appendResults(out, results, circleInto(this.t, results, this.arg, this.lastQuery));
     return out;
@@ -290,10 +308,12 @@ export class PointQuadtree {
    * Finds the ids with `minX <= x <= maxX` and `minY <= y <= maxY` (closed rectangle).
    * @param out - ids are appended to it; a new array if omitted.
    * @returns `out`. Order unspecified, no id twice.
-   * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`.
+   * @throws RangeError if a value is not finite, or `minX > maxX` or `minY > maxY`; TypeError if one is
+   *   not a number, or `out` is not an array.
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
     this.setRectArg(minX, minY, maxX, maxY);
+    checkOutArray('out', out);
     const results = resultBuffer(this.t);
     appendResults(out, results, rectInto(this.t, results, this.arg, this.lastQuery));
     return out;
@@ -327,14 +347,16 @@ export class PointQuadtree {
    * @param outA - ids, one per pair; entries past the returned count may be overwritten.
    * @param outB - the other id of each pair.
    * @returns the number of pairs.
-   * @throws RangeError if `radius` is not a finite number >= 0, or if the pairs do not fit in the shorter of
-   *   outA / outB (the message gives the number needed); TypeError if an output is not an Int32Array or
-   *   Uint32Array. The tree is never changed.
+   * @throws RangeError if `radius` is not a finite number >= 0, if outA and outB share memory (the same
+   *   array, or overlapping views of one buffer: each pair's ids would overwrite each other), or if the
+   *   pairs do not fit in the shorter of outA / outB (the message gives the number needed); TypeError if an
+   *   output is not an Int32Array or Uint32Array. The tree is never changed.
    */
   queryPairsInto(radius: number, outA: Int32Array | Uint32Array, outB: Int32Array | Uint32Array): number {
     checkRadius('radius', radius);
     checkIdArray('outA', outA);
     checkIdArray('outB', outB);
+    checkSeparate('outA', outA, 'outB', outB);
     const found = pairsInto(this.t, radius, outA, outB);
     if (found !== OUT_OF_ROOM) return found;
     const needed = pairsInBuffers(this.t, radius, this.t.pairs.pairing);
@@ -348,11 +370,13 @@ export class PointQuadtree {
    * Calls `callback(a, b)` once for every unordered pair of distinct items within `radius` of each other
    * (closed), as {@link PointQuadtree.queryPairsInto} finds them. The pairs are found first, then the
    * callbacks run. Do not change the tree's node structure from the callback.
-   * @throws RangeError if `radius` is not a finite number >= 0; Error if the tree's node structure changed
-   *   during the calls (the calls stop there).
+   * @throws RangeError if `radius` is not a finite number >= 0; TypeError if it is not a number or
+   *   `callback` is not a function (even with fewer than two items); Error if the tree's node structure
+   *   changed during the calls (the calls stop there).
    */
   forEachPair(radius: number, callback: (a: number, b: number) => void): void {
     checkRadius('radius', radius);
+    checkCallback('callback', callback);
     forEachPair(this.t, radius, callback);
   }
 
@@ -361,17 +385,21 @@ export class PointQuadtree {
    * order). Best-first search over the nodes.
    * @param out - ids are appended to it; a new array if omitted.
    * @throws RangeError if x or y is not finite, k is not a finite integer >= 0, or maxDistance is NaN or
-   *   negative (Infinity is allowed and is the default).
+   *   negative (Infinity is allowed and is the default); TypeError if x, y, k or maxDistance is not a number
+   *   (undefined k or maxDistance is the default; null is not), or `out` is not an array.
    */
   nearest(x: number, y: number, k = 1, maxDistance = Infinity, out: number[] = []): number[] {
     checkCoordinate('x', x);
     checkCoordinate('y', y);
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) {
+    if (typeof k !== 'number') notANumber('k', k);
+    if (!Number.isInteger(k) || k < 0) {
       throw new RangeError(`${NAME}: k must be a finite integer >= 0, got ${describe(k)}`);
     }
-    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) {
+    if (typeof maxDistance !== 'number') notANumber('maxDistance', maxDistance);
+    if (!(maxDistance >= 0)) {
       throw new RangeError(`${NAME}: maxDistance must be a number >= 0, got ${describe(maxDistance)}`);
     }
+    checkOutArray('out', out);
     nearestInto(this.t, x, y, k, maxDistance, out, this.lastQuery);
     return out;
   }
@@ -381,9 +409,11 @@ export class PointQuadtree {
    * The {@link NodeInfo} object is reused from call to call. Do not change the tree during the walk: a
    * change to its node structure (a split, merge, growth or clear) makes the walk throw; moving points
    * inside their leaves is harmless.
-   * @throws Error if the tree's node structure changed during the walk.
+   * @throws TypeError if `callback` is not a function; Error if the tree's node structure changed during
+   *   the walk.
    */
   visitNodes(callback: (node: NodeInfo) => unknown): void {
+    checkCallback('callback', callback);
     visitNodes(this.t, callback);
   }
 
@@ -395,11 +425,13 @@ export class PointQuadtree {
    * circle every non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the
    * grown one) is reused from call to call; return `true` to skip a node's children. Visits nothing in an
    * empty tree. Do not change the tree's node structure during the walk.
-   * @throws RangeError on a bad centre or radius (as queryCircle); Error if the tree's node structure
-   *   changed during the walk.
+   * @throws RangeError on a bad centre or radius (as queryCircle); TypeError if one is not a number, or
+   *   `callback` is not a function (even when the circle misses the tree); Error if the tree's node
+   *   structure changed during the walk.
    */
   visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
     this.setCircleArg(x, y, radius);
+    checkCallback('callback', callback);
     visitCircle(this.t, this.arg, callback);
   }
 

@@ -3,7 +3,16 @@
  * after a root change), plus from()'s check of its input.
  */
 
-import { checkCoordinate, checkExtent, checkId, MAX_ID, NAME } from './checks';
+import {
+  checkArrayLike,
+  checkCoordinate,
+  checkExtent,
+  checkId,
+  isFixed,
+  MAX_ID,
+  NAME,
+  snapshot,
+} from './checks';
 import { extendBox, growToCover, midpoint, quadrant } from './geometry';
 import { copyItem } from './ItemPool';
 import { leavesBelow } from './leaves';
@@ -12,7 +21,8 @@ import { canSplit } from './split';
 import type { TreeState } from './state';
 
 /**
- * from()'s body, on a new empty tree: checks the arrays (throws before building anything), sets the root
+ * from()'s body, on a new empty tree: checks the arrays (throws before building anything; each entry is read
+ * once: an input that is not a typed array over an ArrayBuffer is first copied), sets the root
  * (options' bounds grown by doubling to cover every point, or refitted to the points' extent where
  * doubling would overflow) and builds.
  */
@@ -22,12 +32,16 @@ export function buildFrom(
   xs: ArrayLike<number>,
   ys: ArrayLike<number>,
 ): void {
-  const n = ids.length;
-  if (xs.length !== n || ys.length !== n) {
-    throw new RangeError(
-      `${NAME}.from: ids, xs and ys must have the same length, got ${n}, ${xs.length}, ${ys.length}`,
-    );
+  const n = checkArrayLike('ids', ids);
+  const nx = checkArrayLike('xs', xs);
+  const ny = checkArrayLike('ys', ys);
+  if (nx !== n || ny !== n) {
+    throw new RangeError(`${NAME}: from: ids, xs and ys must have the same length, got ${n}, ${nx}, ${ny}`);
   }
+  // The scan checks the entries and the build reads them again: both must see the same values.
+  if (!isFixed(ids)) ids = snapshot(ids, n);
+  if (!isFixed(xs)) xs = snapshot(xs, n);
+  if (!isFixed(ys)) ys = snapshot(ys, n);
   // The scan is a function of its own: inside this one the engine compiles it several times slower.
   const scan = new Float64Array(5);
   const bad = scanPoints(ids, xs, ys, n, scan);
@@ -43,7 +57,7 @@ export function buildFrom(
   const idSlot = t.idSlot;
   for (let i = 0; i < n; i++) {
     const id = ids[i];
-    if (idSlot[id] !== -1) throw new Error(`${NAME}.from: id ${id} appears more than once`);
+    if (idSlot[id] !== -1) throw new Error(`${NAME}: from: id ${id} appears more than once`);
     idSlot[id] = i;
   }
   const root = t.nodeBounds;

@@ -63,10 +63,91 @@ export function checkRadius(name: string, value: number): void {
 
 /** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
 export function checkIdArray(name: string, value: unknown): void {
-  if (!(value instanceof Int32Array || value instanceof Uint32Array)) {
-    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+  // isView: a Proxy of an Int32Array passes instanceof but is not one (its length getter would throw).
+  if (!((value instanceof Int32Array || value instanceof Uint32Array) && ArrayBuffer.isView(value))) {
+    const kind = ArrayBuffer.isView(value) ? value.constructor.name : describe(value);
     throw new TypeError(`${NAME}: ${name} must be an Int32Array or Uint32Array, got ${kind}`);
   }
+}
+
+/**
+ * Two id outputs written side by side must not share memory: the same array, or views of one buffer whose
+ * bytes overlap, would overwrite one output's entries with the other's.
+ */
+export function checkSeparate(nameA: string, a: ArrayBufferView, nameB: string, b: ArrayBufferView): void {
+  if (a === b)
+    throw new RangeError(`${NAME}: ${nameA} and ${nameB} must be two arrays, got the same one twice`);
+  if (a.buffer !== b.buffer) return;
+  const from = Math.max(a.byteOffset, b.byteOffset);
+  const to = Math.min(a.byteOffset + a.byteLength, b.byteOffset + b.byteLength);
+  if (from < to) {
+    throw new RangeError(
+      `${NAME}: ${nameA} and ${nameB} must not share memory, got views of one buffer that overlap in its ` +
+        `bytes ${from} to ${to - 1}`,
+    );
+  }
+}
+
+/** A callback of visitNodes, visitCircle or forEachPair: checked first, even where it would not be called. */
+export function checkCallback(name: string, value: unknown): void {
+  if (typeof value !== 'function') {
+    throw new TypeError(`${NAME}: ${name} must be a function, got ${describe(value)}`);
+  }
+}
+
+/** The plain array that queryCircle, queryRect and nearest append ids to, checked before the query runs. */
+export function checkOutArray(name: string, value: unknown): void {
+  if (!Array.isArray(value)) throw new TypeError(`${NAME}: ${name} must be an array, got ${describe(value)}`);
+}
+
+/**
+ * An input array (ids, xs, ys): an object (typed or plain array, or any object with a length) whose length
+ * is an integer >= 0. Returns the length, read once. Null, a number or a string is a TypeError, and so is a
+ * length that is not a number; a negative or fractional length is a RangeError.
+ */
+export function checkArrayLike(name: string, value: unknown): number {
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${NAME}: ${name} must be an array or typed array, got ${describe(value)}`);
+  }
+  const length = (value as ArrayLike<unknown>).length;
+  if (typeof length !== 'number') notANumber(`${name}.length`, length);
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`${NAME}: ${name}.length must be an integer >= 0, got ${describe(length)}`);
+  }
+  return length;
+}
+
+/*
+ * The engine's own getters, which a caller's object cannot replace: a typed array's name (undefined for
+ * anything else, a Proxy too), its buffer, and an ArrayBuffer's byteLength (which throws for a
+ * SharedArrayBuffer).
+ */
+const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
+const typedArrayName = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag)!.get!;
+const typedArrayBuffer = Object.getOwnPropertyDescriptor(typedArrayProto, 'buffer')!.get!;
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/**
+ * Whether an input array's entries cannot change during a call that runs none of the caller's code: a
+ * typed array over an ArrayBuffer (not a SharedArrayBuffer, which another thread may write). Such an input
+ * may be read twice (checked, then used). Anything else (a plain array, whose index may be a getter, a
+ * Proxy, a view of a SharedArrayBuffer) is read once, into a copy that is checked and used.
+ */
+export function isFixed(value: unknown): boolean {
+  if (typedArrayName.call(value) === undefined) return false;
+  try {
+    arrayBufferLength.call(typedArrayBuffer.call(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A plain array with entries 0..n-1 of `value`, each read once (see isFixed). */
+export function snapshot(value: ArrayLike<number>, n: number): ArrayLike<number> {
+  const copy: number[] = [];
+  for (let i = 0; i < n; i++) copy.push(value[i]);
+  return copy;
 }
 
 export function checkId(id: number): void {

@@ -49,6 +49,8 @@ function doubledFrom(min: number, split: number, max: number): number {
  * - `id table`: idSlot and idLeaf name each stored item's slot and leaf; no other id is marked present.
  * - `pool`: each leaf's block lies in the pool and fits its items; blocks and free blocks never overlap;
  *   the pool counts the slots the leaves own; free lists end.
+ * - `root`: the root holds the constructor's bounds and, when it was refitted (doubling would overflow),
+ *   is exactly the extent of the items and those bounds.
  * O(nodes + pool + ids). For tests and debugging.
  */
 export function checkInvariants(tree: PointQuadtree): void {
@@ -67,6 +69,11 @@ export function checkInvariants(tree: PointQuadtree): void {
   const lb = t.nodeLoose;
   if (l === 0 && lb !== nb) fail('loose', 'looseness is 0 but nodeLoose is not nodeBounds');
   if (l > 0 && lb === nb) fail('loose', 'looseness is > 0 but nodeLoose is nodeBounds');
+  const ib = t.initialBounds;
+  if (!(rootMinX <= ib.minX && rootMinY <= ib.minY && rootMaxX >= ib.maxX && rootMaxY >= ib.maxY))
+    fail('root', `the root [${nb.subarray(0, 4)}] does not hold the constructor's bounds`);
+  // The extent of the items and the constructor's bounds, for a refitted root.
+  const extent = [ib.minX, ib.minY, ib.maxX, ib.maxY];
   const slotOwner = new Int32Array(pool.top).fill(-1);
   let leafSlots = 0;
   const seenNode = new Uint8Array(t.nodeTop);
@@ -184,6 +191,10 @@ export function checkInvariants(tree: PointQuadtree): void {
           `id ${id} at (${x}, ${y}) is outside leaf ${n} [${loose}] (looseness ${l})`,
         );
       }
+      extent[0] = Math.min(extent[0], x);
+      extent[1] = Math.min(extent[1], y);
+      extent[2] = Math.max(extent[2], x);
+      extent[3] = Math.max(extent[3], y);
     }
     items += count;
   }
@@ -195,6 +206,12 @@ export function checkInvariants(tree: PointQuadtree): void {
     for (let k = g; k < g + 4; k++) if (seenNode[k]) fail('tiling', `node ${k} is both free and in the tree`);
   }
   if (items !== t.size) fail('count', `leaves hold ${items} items but size is ${t.size}`);
+  // Only an item on its edge can stretch a refitted root, so its shrinking is checked when one leaves.
+  if (t.refitted && extent.some((v, j) => v !== nb[j]))
+    fail(
+      'root',
+      `the refitted root [${nb.subarray(0, 4)}] is not the extent [${extent}] of the items and bounds`,
+    );
   if (t.nodeCount[0] !== t.size) fail('count', `root counts ${t.nodeCount[0]} but size is ${t.size}`);
   let present = 0;
   for (let id = 0; id < t.idSlot.length; id++) if (t.idSlot[id] >= 0) present++;

@@ -5,7 +5,7 @@
  */
 
 import { rebuild } from './build';
-import { checkCoordinate, checkExtent, describe, NAME } from './checks';
+import { checkArrayLike, checkCoordinate, checkExtent, isFixed, NAME } from './checks';
 import { childFor, extendBox, holds, midpoint } from './geometry';
 import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from './leaves';
 import { moveItem } from './move';
@@ -24,19 +24,30 @@ export class MoveAllScratch {
   readonly half = new Float64Array(4);
   /** stepsStayFinite's extents, four per id. */
   spans = new Float64Array(0);
+  /** readMoves' copy of xs and ys, indexed by id, when they are not fixed (checks.ts isFixed). */
+  movedX = new Float64Array(0);
+  movedY = new Float64Array(0);
 }
 
 /** moveAll (see PointQuadtree.moveAll). */
 export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+  const xLength = checkArrayLike('xs', xs);
+  const yLength = checkArrayLike('ys', ys);
   if (t.size === 0) return;
   const idSlot = t.idSlot;
   let maxId = t.idTop - 1;
   while (idSlot[maxId] < 0) maxId--;
-  if (!(xs.length > maxId && ys.length > maxId)) {
+  if (!(xLength > maxId && yLength > maxId)) {
     throw new RangeError(
       `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +
-        `${describe(xs.length)} and ${describe(ys.length)}`,
+        `${xLength} and ${yLength}`,
     );
+  }
+  if (!(isFixed(xs) && isFixed(ys))) {
+    // The passes below read each entry several times: give them a copy that cannot change.
+    readMoves(t, xs, ys, maxId);
+    xs = t.moveAll.movedX;
+    ys = t.moveAll.movedY;
   }
   // Validate (and see whether the root must grow) before anything moves. The root is finite, so this
   // test also rejects NaN and infinities.
@@ -86,6 +97,37 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   }
   if (t.pool.compactDue) compactPool(t);
   if (moveInPlace(t, xs, ys, maxId) > 0) settle(t);
+}
+
+/**
+ * Copies xs and ys (ids up to maxId) into the scratch movedX / movedY, reading each entry once. A present
+ * id's bad coordinate throws here, in id order as the checks of moveAll do, naming the value read; an absent
+ * id's entry that is not a finite number becomes NaN (it is ignored, and a Float64Array would convert it).
+ */
+function readMoves(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): void {
+  const scratch = t.moveAll;
+  if (scratch.movedX.length <= maxId) {
+    scratch.movedX = new Float64Array(Math.max(maxId + 1, 2 * scratch.movedX.length));
+    scratch.movedY = new Float64Array(scratch.movedX.length);
+  }
+  const cx = scratch.movedX;
+  const cy = scratch.movedY;
+  const idSlot = t.idSlot;
+  for (let id = 0; id <= maxId; id++) {
+    const x = xs[id];
+    const y = ys[id];
+    if (Number.isFinite(x) && Number.isFinite(y)) {
+      cx[id] = x;
+      cy[id] = y;
+      continue;
+    }
+    if (idSlot[id] >= 0) {
+      if (!Number.isFinite(x)) checkCoordinate(`moveAll: xs[${id}] (of id ${id})`, x);
+      checkCoordinate(`moveAll: ys[${id}] (of id ${id})`, y);
+    }
+    cx[id] = Number.NaN;
+    cy[id] = Number.NaN;
+  }
 }
 
 /**

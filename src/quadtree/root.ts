@@ -5,7 +5,7 @@
  */
 
 import { rebuild } from './build';
-import { covers, doubleToward, growToCover, midpoint } from './geometry';
+import { covers, doubleToward, extendBox, growToCover, midpoint } from './geometry';
 import { leavesBelow } from './leaves';
 import { allocGroup, freeGroup, initChildren, syncLoose } from './nodes';
 import { splitDown } from './split';
@@ -59,10 +59,11 @@ export function growFor(t: TreeState, p: Float64Array, moving = -1): boolean {
   if (covers(nb, 0, x, y)) return false;
   const target = t.root.box;
   for (let i = 0; i < 4; i++) target[i] = nb[i];
-  if (!growToCover(target, x, y)) {
-    // Doubling would overflow: a root that just covers every item, the point and the constructor's
-    // bounds (throws, changing nothing, if even that is not finite). An item being moved counts at its
-    // new place, not its old one (which may be what made the root huge).
+  if (t.refitted || !growToCover(target, x, y)) {
+    // Doubling would overflow, or the root is refitted (doubling it would give it edges with no item on
+    // them, which refitDown never looks at): a root that just covers every item, the point and the
+    // constructor's bounds (throws, changing nothing, if even that is not finite). An item being moved
+    // counts at its new place, not its old one (which may be what made the root huge).
     target[0] = target[2] = x;
     target[1] = target[3] = y;
     if (moving < 0) {
@@ -159,8 +160,9 @@ function anyInRect(t: TreeState, minX: number, minY: number, maxX: number, maxY:
  * becomes the root: the exact inverse of a doubling. When only that child holds items it is promoted
  * with its nodes (O(1)); when items on its edge, or a loose item, sit in another child, the tree is
  * rebuilt under it (O(items), rare). A root leaf, or a root set by a refit (growth that doubling could
- * not reach), is set to the smallest doubling of the constructor's bounds that covers every item, when
- * that is smaller: O(items) then, rare. The root never shrinks below the constructor's bounds.
+ * not reach) after an item on its edge left, is set to the smallest doubling of the constructor's bounds
+ * that covers every item, when that is smaller, and a refitted root otherwise to the items' extent:
+ * O(items) then, rare. The root never shrinks below the constructor's bounds.
  */
 export function shrinkRoot(t: TreeState, edge: boolean): void {
   let changed = false;
@@ -310,7 +312,9 @@ function promote(t: TreeState, g: number, k: number): void {
 
 /**
  * Sets the root to the smallest doubling of the constructor's bounds that covers every item, if that is
- * smaller than the root; rebuilds when the root is not a leaf. Returns whether the root changed. O(n).
+ * smaller than the root; rebuilds when the root is not a leaf. Otherwise a refitted root is refitted again
+ * to the extent of the items and the constructor's bounds when that differs from it (it stays that
+ * extent: see TreeState.refitted). Returns whether the root changed. O(n).
  */
 function refitDown(t: TreeState): boolean {
   const nb = t.nodeBounds;
@@ -320,19 +324,36 @@ function refitDown(t: TreeState): boolean {
   box[1] = ib.minY;
   box[2] = ib.maxX;
   box[3] = ib.maxY;
+  const extent = t.root.half;
+  for (let i = 0; i < 4; i++) extent[i] = box[i];
+  let fits = true;
   const xy = t.pool.xy;
   const leaves = leavesBelow(t, 0, -1);
   const list = t.leaves.list;
   for (let j = 0; j < leaves; j++) {
     const s = t.nodeStart[list[j]];
     for (let i = s; i < s + t.nodeCount[list[j]]; i++) {
-      if (!growToCover(box, xy[i << 1], xy[(i << 1) + 1])) return false;
+      const x = xy[i << 1];
+      const y = xy[(i << 1) + 1];
+      extendBox(extent, x, y);
+      if (fits && !growToCover(box, x, y)) fits = false;
     }
   }
-  if (box[2] - box[0] >= nb[2] - nb[0] && box[3] - box[1] >= nb[3] - nb[1]) return false;
-  t.refitted = false;
-  for (let i = 0; i < 4; i++) nb[i] = box[i];
-  // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
-  if (t.nodeChild[0] >= 0) rebuild(t);
+  if (fits && (box[2] - box[0] < nb[2] - nb[0] || box[3] - box[1] < nb[3] - nb[1])) {
+    t.refitted = false;
+    for (let i = 0; i < 4; i++) nb[i] = box[i];
+    // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
+    if (t.nodeChild[0] >= 0) rebuild(t);
+    return true;
+  }
+  if (
+    !t.refitted ||
+    (extent[0] === nb[0] && extent[1] === nb[1] && extent[2] === nb[2] && extent[3] === nb[3])
+  )
+    return false;
+  // No doubling is smaller: the extent, which a far item that left no longer stretches.
+  box[0] = box[1] = Infinity;
+  box[2] = box[3] = -Infinity;
+  rebuild(t, box);
   return true;
 }

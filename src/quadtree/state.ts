@@ -79,7 +79,12 @@ export class TreeState {
   nodeTop = 1;
   /** First node of the list of freed groups of four (-1: none), linked through nodeChild. */
   freeGroup = -1;
-  /** The root was set to the items' extent because doubling would overflow (root.ts). */
+  /**
+   * The root was set to the items' extent because doubling would overflow (root.ts). While set, the root is
+   * always exactly the extent of the items and the constructor's bounds: it grows by refitting, never by
+   * doubling, and is recomputed whenever an item on its edge leaves (the only event that can make that
+   * extent smaller).
+   */
   refitted = false;
 
   /** Every leaf's block of slots (ItemPool.ts). */

@@ -11,6 +11,10 @@ function populated(): PointQuadtree {
   return tree;
 }
 
+/** The populated tree's coordinates on one axis (x: k = 37, y: k = 53), as moveAll takes them. */
+const axis = (k: number): number[] => Array.from({ length: 40 }, (_, i) => (i * k) % 100);
+const notArray = (v: unknown) => v as number[];
+
 function fingerprint(tree: PointQuadtree) {
   return {
     size: tree.size,
@@ -99,6 +103,73 @@ describe('bad input: a clear error and nothing changed', () => {
     ['nearest with a NaN maxDistance', (t) => t.nearest(1, 1, 1, Number.NaN), RangeError, /maxDistance/],
     ['nearest with a negative maxDistance', (t) => t.nearest(1, 1, 1, -1), RangeError, /maxDistance/],
     ['nearest with a NaN centre', (t) => t.nearest(1, Number.NaN), RangeError, /y must be/],
+    [
+      'queryPairsInto with one array as both outputs',
+      (t) => {
+        const buf = new Int32Array(1000);
+        return t.queryPairsInto(20, buf, buf);
+      },
+      RangeError,
+      /outA and outB must be two arrays, got the same one twice/,
+    ],
+    [
+      'queryPairsInto with overlapping views of one buffer',
+      (t) => {
+        const memory = new ArrayBuffer(4000);
+        return t.queryPairsInto(20, new Int32Array(memory, 0, 600), new Uint32Array(memory, 2000, 400));
+      },
+      RangeError,
+      /outA and outB must not share memory, got views of one buffer that overlap in its bytes 2000 to 2399/,
+    ],
+    [
+      'queryPairsInto with a Proxy of an Int32Array',
+      (t) => t.queryPairsInto(20, new Proxy(new Int32Array(1000), {}), new Int32Array(1000)),
+      TypeError,
+      /^PointQuadtree: outA must be an Int32Array or Uint32Array, got an object \(Object\)$/,
+    ],
+    [
+      'queryCircleInto with a Proxy of an Int32Array',
+      (t) => t.queryCircleInto(50, 50, 10, new Proxy(new Int32Array(64), {})),
+      TypeError,
+      /out must be an Int32Array or Uint32Array/,
+    ],
+    [
+      'moveAll with a ys entry that reads "7", then 1 (the value read is the one checked and named)',
+      (t) => {
+        let reads = 0;
+        const ys = new Proxy(axis(53), {
+          get: (target, key, receiver) =>
+            key === '4' ? (++reads === 1 ? '7' : 1) : Reflect.get(target, key, receiver),
+        });
+        return t.moveAll(axis(37), ys);
+      },
+      TypeError,
+      /moveAll: ys\[4\] \(of id 4\) must be a number, got "7"/,
+    ],
+    [
+      'moveAll with null xs',
+      (t) => t.moveAll(notArray(null), axis(53)),
+      TypeError,
+      /xs must be an array or typed array, got null/,
+    ],
+    [
+      'moveAll with a string ys',
+      (t) => t.moveAll(axis(37), notArray('abc')),
+      TypeError,
+      /ys must be .* got "abc"/,
+    ],
+    [
+      'moveAll with xs {} (no length)',
+      (t) => t.moveAll(notArray({}), axis(53)),
+      TypeError,
+      /xs\.length must be a number, got undefined/,
+    ],
+    [
+      'moveAll with ys of length -1',
+      (t) => t.moveAll(axis(37), notArray({ length: -1 })),
+      RangeError,
+      /ys\.length must be an integer >= 0, got -1/,
+    ],
   ];
   for (const [name, bad, type, message] of cases) {
     it(`${name}: ${type.name}, tree unchanged`, () => throwsAndKeeps(bad, type, message));
@@ -245,8 +316,8 @@ describe('non-numbers: TypeError naming the argument, nothing converted, tree un
       (t, v) => t.queryRectInto(0, 0, v, 50, new Int32Array(64)),
       /maxX must be a number/,
     ],
-    ['nearest k', (t, v) => t.nearest(50, 50, v), /k must be/],
-    ['nearest maxDistance', (t, v) => t.nearest(50, 50, 1, v), /maxDistance must be/],
+    ['nearest k', (t, v) => t.nearest(50, 50, v), /k must be a number/],
+    ['nearest maxDistance', (t, v) => t.nearest(50, 50, 1, v), /maxDistance must be a number/],
     ['nearest x', (t, v) => t.nearest(v, 50), /x must be a number/],
     ['visitCircle radius', (t, v) => t.visitCircle(50, 50, v, () => undefined), /radius must be a number/],
     [
@@ -267,8 +338,8 @@ describe('non-numbers: TypeError naming the argument, nothing converted, tree un
     for (const [label, value] of values) {
       // undefined is the documented default of nearest's k and maxDistance: not an error there.
       if (value === undefined && /^nearest (k|maxDistance)/.test(what)) continue;
-      const type = /^nearest (k|maxDistance)/.test(what) ? RangeError : TypeError;
-      it(`${what} = ${label}: ${type.name}`, () => throwsAndKeeps((t) => call(t, as(value)), type, message));
+      it(`${what} = ${label}: TypeError`, () =>
+        throwsAndKeeps((t) => call(t, as(value)), TypeError, message));
     }
   }
 
@@ -305,6 +376,68 @@ describe('non-numbers: TypeError naming the argument, nothing converted, tree un
   });
 });
 
+describe('callbacks that are not functions and outputs that are not arrays: TypeError, tree unchanged', () => {
+  const notFunctions: [string, unknown][] = [
+    ['null', null],
+    ['undefined', undefined],
+    ['a number', 5],
+    ['a string', 'f'],
+    ['an object', { call: () => undefined }],
+  ];
+  const callbacks: [string, (t: PointQuadtree, f: () => void) => unknown][] = [
+    ['visitNodes', (t, f) => t.visitNodes(f)],
+    ['visitCircle (the circle meets the tree)', (t, f) => t.visitCircle(50, 50, 10, f)],
+    ['visitCircle (the circle misses the tree)', (t, f) => t.visitCircle(1e6, 1e6, 1, f)],
+    ['forEachPair (pairs found)', (t, f) => t.forEachPair(30, f)],
+    ['forEachPair (no pair within the radius)', (t, f) => t.forEachPair(0, f)],
+  ];
+  for (const [what, call] of callbacks) {
+    for (const [label, value] of notFunctions) {
+      it(`${what} with callback = ${label}`, () =>
+        throwsAndKeeps(
+          (t) => call(t, value as () => void),
+          TypeError,
+          /: callback must be a function, got /,
+        ));
+    }
+  }
+  const notArrays: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'x'],
+    ['an object', { length: 0 }],
+    ['an Int32Array', new Int32Array(64)],
+  ];
+  const outputs: [string, (t: PointQuadtree, out: number[]) => unknown][] = [
+    ['queryCircle', (t, out) => t.queryCircle(50, 50, 10, out)],
+    ['queryRect', (t, out) => t.queryRect(0, 0, 50, 50, out)],
+    ['nearest', (t, out) => t.nearest(50, 50, 3, Infinity, out)],
+  ];
+  for (const [what, call] of outputs) {
+    for (const [label, value] of notArrays) {
+      it(`${what} with out = ${label}`, () =>
+        throwsAndKeeps((t) => call(t, value as number[]), TypeError, /: out must be an array, got /));
+    }
+  }
+  it('the message shows the value: visitNodes(null), queryRect(..., "x")', () => {
+    const tree = populated();
+    const f = null as unknown as () => void;
+    expect(() => tree.visitNodes(f)).toThrow(/^PointQuadtree: callback must be a function, got null$/);
+    expect(() => tree.queryRect(0, 0, 1, 1, 'x' as unknown as number[])).toThrow(
+      /^PointQuadtree: out must be an array, got "x"$/,
+    );
+    expect(() => tree.nearest(0, 0, '5' as unknown as number)).toThrow(
+      /^PointQuadtree: k must be a number, got "5"$/,
+    );
+  });
+  it('lastQuery is not touched by a query whose out is bad', () => {
+    const tree = populated();
+    tree.queryCircle(50, 50, 10);
+    const before = { ...tree.lastQuery };
+    expect(() => tree.queryCircle(0, 0, 100, null as unknown as number[])).toThrow(TypeError);
+    expect(tree.lastQuery).toEqual(before);
+  });
+});
+
 describe('options are fixed for the life of the tree (issue 12)', () => {
   for (const key of ['maxItems', 'minSize', 'looseness'] as const) {
     it(`assigning ${key} throws a TypeError and the tree keeps working`, () => {
@@ -328,6 +461,8 @@ describe('output buffers that cannot hold every id are rejected (issue 12)', () 
     ['Uint16Array', new Uint16Array(64)],
     ['Float32Array', new Float32Array(64)],
     ['a plain array', new Array(64).fill(0)],
+    ['an object without a prototype', Object.create(null)],
+    ['a DataView', new DataView(new ArrayBuffer(256))],
   ];
   for (const [label, out] of narrow) {
     const o = out as Int32Array;
