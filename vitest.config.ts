@@ -1,11 +1,17 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` runs in Node (library, app logic that needs no browser);
 // `e2e` builds the app, serves it on a free localhost port and drives Chromium with playwright-core.
 export default defineConfig({
+  // Tests import the library package (point-quadtree) from its .ts sources, as the scene does: the export
+  // condition is vite.config.ts's LIBRARY_SOURCE (spelled out because a config file cannot import another
+  // without an extension). Tests run in Node, so it is the server side's list that needs it.
+  ssr: { resolve: { conditions: ['point-quadtree-source', ...defaultServerConditions] } },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
@@ -13,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

@@ -3,7 +3,7 @@
  * date by `move`, queried by `queryCircle` into one reused `out` array (and by the typed, allocation-free
  * `queryCircleInto` when the library has it).
  */
-import { PointQuadtree, type QuadtreeOptions } from '../src/quadtree';
+import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import type { Built, Contender } from './contender';
 import { type Points, WORLD } from './data';
 

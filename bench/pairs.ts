@@ -9,7 +9,7 @@
  */
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
-import { PointQuadtree } from '../src/quadtree';
+import { PointQuadtree } from 'point-quadtree';
 import { type DataKind, makePoints, type Points, WORLD } from './data';
 import type { TargetLine } from './report';
 import { measureMany, type TimingOptions } from './timing';

@@ -3,7 +3,7 @@
  * every contender against brute force (verify.ts), then times it (timing.ts) and records rows.
  */
 import { GCProfiler, getHeapStatistics } from 'node:v8';
-import type { PointQuadtree } from '../src/quadtree';
+import type { PointQuadtree } from 'point-quadtree';
 import type { Built, Contender, UpdateMode } from './contender';
 import {
   applySteps,

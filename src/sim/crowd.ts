@@ -6,7 +6,7 @@
  * Nothing here allocates per frame: the pair arrays grow by doubling when they run out of room and are
  * reused; the push arrays and the flags are sized once for every enemy.
  */
-import type { PointQuadtree } from '../quadtree';
+import type { PointQuadtree } from 'point-quadtree';
 import type { ChangeList } from './detection';
 import { clamp, type GroundRect } from './world';
 

@@ -11,7 +11,7 @@
  * recolouring is driven by one {@link ChangeList}.
  */
 
-import { type Bounds, PointQuadtree } from '../quadtree';
+import { type Bounds, PointQuadtree } from 'point-quadtree';
 import { Crowd, SEPARATION_GAIN } from './crowd';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';

@@ -5,7 +5,7 @@
  * The mapping is the identity on the numbers: tree x = world x, tree y = world z. Every other module goes
  * through these helpers so that the convention lives in one place.
  */
-import type { Bounds } from '../quadtree';
+import type { Bounds } from 'point-quadtree';
 
 /** Tree x of a world position. */
 export function treeX(worldX: number): number {

@@ -7,6 +7,8 @@
  * - `visited`: the leaves a circle query visits, as the tree's own `visitCircle` reports them (the library
  *   owns the pruning rule); {@link setCircle} then {@link update}. It draws the leaves' own rectangles.
  */
+
+import type { NodeInfo, PointQuadtree } from 'point-quadtree';
 import {
   BufferAttribute,
   BufferGeometry,
@@ -15,7 +17,6 @@ import {
   LineBasicMaterial,
   LineSegments,
 } from 'three';
-import type { NodeInfo, PointQuadtree } from '../quadtree';
 import { worldX, worldZ } from '../sim/world';
 
 /** 4 edges x 2 vertices x 3 floats per rectangle. */

@@ -1,5 +1,5 @@
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
 import { sorted } from '../helpers/oracle';
 
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };

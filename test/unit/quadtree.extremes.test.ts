@@ -1,5 +1,5 @@
+import { checkInvariants, PointQuadtree } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree } from '../../src/quadtree';
 import { mulberry32 } from '../../src/sim/random';
 
 /**

@@ -1,6 +1,6 @@
+import { checkInvariants, type NodeInfo, PointQuadtree } from 'point-quadtree';
+import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, type NodeInfo, PointQuadtree } from '../../src/quadtree';
-import { INTERNALS } from '../../src/quadtree/PointQuadtree';
 import { sorted } from '../helpers/oracle';
 
 /** Every node as a plain object, in visit order (parent before children, NW NE SW SE). */

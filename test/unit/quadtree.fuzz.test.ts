@@ -1,6 +1,6 @@
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { INTERNALS, type QuadtreeInternals } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { INTERNALS, type QuadtreeInternals } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
+import { checkInvariants, PointQuadtree } from 'point-quadtree';
+import { isFixed } from 'point-quadtree/internal/checks';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree } from '../../src/quadtree';
-import { isFixed } from '../../src/quadtree/checks';
 import { mulberry32 } from '../../src/sim/random';
 
 /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */

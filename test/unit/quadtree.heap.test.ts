@@ -1,5 +1,5 @@
+import { NearestK, NodeQueue } from 'point-quadtree/internal/heap';
 import { describe, expect, it } from 'vitest';
-import { NearestK, NodeQueue } from '../../src/quadtree/heap';
 import { mulberry32 } from '../../src/sim/random';
 
 describe('NodeQueue (min-heap of nodes by distance)', () => {

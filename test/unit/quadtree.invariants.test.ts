@@ -1,6 +1,6 @@
+import { checkInvariants, PointQuadtree } from 'point-quadtree';
+import { INTERNALS, type QuadtreeInternals } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree } from '../../src/quadtree';
-import { INTERNALS, type QuadtreeInternals } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
 
 /*

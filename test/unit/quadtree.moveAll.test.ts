@@ -1,5 +1,5 @@
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
 

@@ -1,5 +1,5 @@
+import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 
 /** Every unordered pair {a, b} (a < b) of distinct ids within r, closed: the O(n²) oracle. */

@@ -1,5 +1,5 @@
+import { classBelow, classCapacity, classFor, ItemPool } from 'point-quadtree/internal/ItemPool';
 import { describe, expect, it } from 'vitest';
-import { classBelow, classCapacity, classFor, ItemPool } from '../../src/quadtree/ItemPool';
 import { mulberry32 } from '../../src/sim/random';
 
 describe('ItemPool size classes', () => {

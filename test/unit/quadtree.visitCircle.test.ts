@@ -1,6 +1,6 @@
+import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from '../../src/quadtree';
-import { INTERNALS } from '../../src/quadtree/PointQuadtree';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, type ShapeNode, strictShape } from '../helpers/oracle';
 

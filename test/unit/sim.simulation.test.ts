@@ -1,5 +1,5 @@
+import { checkInvariants } from 'point-quadtree';
 import { describe, expect, it, vi } from 'vitest';
-import { checkInvariants } from '../../src/quadtree';
 import { scanCircle, scanRect } from '../../src/sim/detection';
 import { enemyArea } from '../../src/sim/layout';
 import { defaultLevel, type Level } from '../../src/sim/level';

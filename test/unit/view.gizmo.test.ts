@@ -1,5 +1,5 @@
+import { PointQuadtree } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
-import { PointQuadtree } from '../../src/quadtree';
 import { mulberry32 } from '../../src/sim/random';
 import { QuadtreeNodesHelper } from '../../src/view/QuadtreeNodesHelper';
 

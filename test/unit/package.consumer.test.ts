@@ -1,0 +1,408 @@
+/**
+ * The library as a user gets it: build the package, `npm pack` it, install the tarball into an empty project
+ * in a temporary folder (offline: it has no dependencies), then use it there by its name. Node runs a plain
+ * ESM consumer whose answers are checked against brute force; tsc type-checks a strict TypeScript consumer
+ * under moduleResolution bundler and node16 (the repository's own TypeScript, by path); esbuild bundles a
+ * consumer that imports only PointQuadtree and the test prints its minified and gzipped size; publint and
+ * @arethetypeswrong/cli lint the tarball. Nothing here reads the library's sources: only the tarball.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sim/random';
+import { BruteForce, sorted } from '../helpers/oracle';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const pkgDir = path.join(root, 'src/quadtree');
+const NAME = 'point-quadtree';
+const SLOW = 180_000;
+
+/** npm and node as a user's shell runs them: no npm_* variables inherited from an `npm test` around us. */
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')),
+);
+
+async function sh(file: string, args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${path.basename(file)} ${args.join(' ')} failed in ${cwd}:\n${err.stdout}\n${err.stderr}`,
+    );
+  }
+}
+
+/** A bin of a devDependency of the repository, run with this Node. */
+async function binOf(pkg: string, bin: string): Promise<string> {
+  const dir = path.join(root, 'node_modules', pkg);
+  const json = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  return path.join(dir, json.bin[bin]);
+}
+
+// Seeded, awkward data: uniform points, a dense camp, coincident points and points on the root's split lines.
+const N = 2000;
+const rnd = mulberry32(20260);
+const ids = Array.from({ length: N }, (_, i) => i);
+function scatter(): { xs: number[]; ys: number[] } {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const kind = i % 10;
+    if (kind < 6) {
+      xs.push(rnd() * 1000);
+      ys.push(rnd() * 1000);
+    } else if (kind < 8) {
+      xs.push(700 + rnd() * 20);
+      ys.push(300 + rnd() * 20);
+    } else if (kind === 8) {
+      xs.push(123.5);
+      ys.push(456.25);
+    } else {
+      xs.push(500);
+      ys.push(rnd() < 0.5 ? 250 : rnd() * 1000);
+    }
+  }
+  return { xs, ys };
+}
+const start = scatter();
+const moved = scatter();
+const queries = [
+  ...Array.from({ length: 30 }, () => ({ x: rnd() * 1000, y: rnd() * 1000, r: rnd() * 80 })),
+  { x: 123.5, y: 456.25, r: 0 },
+  { x: 710, y: 310, r: 15 },
+  { x: 500, y: 250, r: 1 },
+];
+const PAIR_RADIUS = 6;
+
+function oracle(xs: number[], ys: number[]): BruteForce {
+  const b = new BruteForce();
+  for (const id of ids) b.insert(id, xs[id], ys[id]);
+  return b;
+}
+
+function brutePairs(xs: number[], ys: number[], r: number): string[] {
+  const out: string[] = [];
+  for (let a = 0; a < N; a++) {
+    for (let b = a + 1; b < N; b++) {
+      const dx = xs[b] - xs[a];
+      const dy = ys[b] - ys[a];
+      if (dx * dx + dy * dy <= r * r) out.push(`${a}-${b}`);
+    }
+  }
+  return out.sort();
+}
+
+/** What a user writes in Node: plain ESM, the package by its name. Prints its answers as JSON. */
+const CONSUMER_MJS = `import { readFileSync } from 'node:fs';
+import { PointQuadtree } from '${NAME}';
+import { checkInvariants } from '${NAME}/debug';
+
+const { ids, start, moved, queries, pairRadius } = JSON.parse(readFileSync(new URL('./data.json', import.meta.url), 'utf8'));
+const tree = PointQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 }, maxItems: 16 }, ids, start.xs, start.ys);
+checkInvariants(tree);
+const hits = new Int32Array(tree.size);
+const circles = () => queries.map((q) => Array.from(hits.subarray(0, tree.queryCircleInto(q.x, q.y, q.r, hits))));
+const before = circles();
+const nearestBefore = queries.map((q) => tree.nearest(q.x, q.y, 5));
+tree.moveAll(Float64Array.from(moved.xs), Float64Array.from(moved.ys));
+checkInvariants(tree);
+const after = circles();
+const outA = new Int32Array(50000);
+const outB = new Int32Array(50000);
+const n = tree.queryPairsInto(pairRadius, outA, outB);
+const pairs = [];
+for (let i = 0; i < n; i++) pairs.push(Math.min(outA[i], outB[i]) + '-' + Math.max(outA[i], outB[i]));
+let error = null;
+try {
+  tree.queryCircle(0, 0, -1);
+} catch (e) {
+  error = e.name + ': ' + e.message;
+}
+let internal = null;
+try {
+  await import('${NAME}/internal/ItemPool');
+} catch (e) {
+  internal = e.code;
+}
+console.log(JSON.stringify({ size: tree.size, before, nearestBefore, after, pairs, error, internal }));
+`;
+
+/** A strict TypeScript user of the public types. The @ts-expect-error lines fail if the types were `any`. */
+const CONSUMER_TS = `import {
+  type Bounds,
+  checkInvariants as fromRoot,
+  type NodeInfo,
+  PointQuadtree,
+  type QuadtreeOptions,
+  type QueryStats,
+  type TreeStats,
+} from '${NAME}';
+import { checkInvariants } from '${NAME}/debug';
+
+const bounds: Bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+const options: QuadtreeOptions = { bounds, maxItems: 16, minSize: 0.5, looseness: 1 };
+const tree: PointQuadtree = PointQuadtree.from(options, [0, 1, 2], new Float64Array([1, 2, 3]), [4, 5, 6]);
+tree.insert(3, 50, 50);
+tree.move(3, 51, 50);
+tree.moveAll(new Float32Array([1, 2, 3, 4]), [4, 5, 6, 7]);
+const hits = new Int32Array(tree.size);
+const count: number = tree.queryCircleInto(1, 4, 5, hits);
+const found: number[] = tree.queryCircle(1, 4, 5);
+const inRect: number = tree.queryRectInto(0, 0, 10, 10, new Uint32Array(tree.size));
+const near: number[] = tree.nearest(0, 0, 2, 10);
+const pairCount: number = tree.queryPairsInto(3, new Int32Array(8), new Uint32Array(8));
+tree.forEachPair(3, (a: number, b: number) => a + b);
+tree.visitNodes((node: NodeInfo) => node.depth > 2 || node.isLeaf);
+const stats: TreeStats = tree.stats();
+const last: QueryStats = tree.lastQuery;
+const grown: Bounds = tree.bounds;
+const removed: boolean = tree.remove(0);
+const limits: number = PointQuadtree.MAX_ID + PointQuadtree.DEFAULTS.maxItems;
+checkInvariants(tree);
+fromRoot(tree);
+
+// @ts-expect-error maxItems is a number
+const wrongOption: QuadtreeOptions = { bounds, maxItems: 'many' };
+// @ts-expect-error the *Into queries write into an Int32Array or Uint32Array, not a plain array
+tree.queryCircleInto(0, 0, 1, [0, 0]);
+// @ts-expect-error maxItems is read-only
+tree.maxItems = 3;
+
+export { count, found, grown, inRect, last, limits, near, pairCount, removed, stats, wrongOption };
+`;
+
+const STRICT = {
+  strict: true,
+  noEmit: true,
+  target: 'es2022',
+  lib: ['es2022'],
+  types: [],
+  skipLibCheck: false,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+};
+
+/** A bundled user who needs the tree only, and one who also calls the debug checker. */
+const BUNDLE_TREE = `import { PointQuadtree } from '${NAME}';
+const tree = PointQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 } }, [0, 1], [1, 2], [3, 4]);
+tree.moveAll([5, 6], [7, 8]);
+const hits = new Int32Array(tree.size);
+console.log(tree.queryCircleInto(5, 7, 2, hits));
+`;
+const BUNDLE_DEBUG = `import { PointQuadtree } from '${NAME}';
+import { checkInvariants } from '${NAME}/debug';
+const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } });
+checkInvariants(tree);
+console.log(tree.size);
+`;
+
+interface Minified {
+  min: number;
+  gzip: number;
+  text: string;
+}
+
+/** `entry` (in `dir`) bundled and minified as a user's bundler would, resolving packages from `from`. */
+async function minified(dir: string, entry: string, from = dir): Promise<Minified> {
+  const out = await build({
+    absWorkingDir: dir,
+    entryPoints: [path.join(dir, entry)],
+    nodePaths: [path.join(from, 'node_modules')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const bytes = out.outputFiles[0].contents;
+  return { min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, text: out.outputFiles[0].text };
+}
+
+describe(`the packed ${NAME} package, installed into an empty project`, () => {
+  let work = '';
+  let consumer = '';
+  let tarball = '';
+  let packed: string[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'quadtree-consumer-'));
+    // Built afresh every time (a second or two): dist/ can never be missing or stale here.
+    await sh(process.execPath, [path.join(pkgDir, 'scripts/build.mjs')], pkgDir);
+    const pack = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', work], pkgDir)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    tarball = path.join(work, pack[0].filename);
+    packed = pack[0].files.map((f) => f.path).sort();
+
+    consumer = path.join(work, 'consumer');
+    await mkdir(consumer);
+    await writeFile(
+      path.join(consumer, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await sh(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      consumer,
+    );
+  }, SLOW);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('ships its built JavaScript, declarations with their maps, the README and the LICENSE', async () => {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/index.d.ts.map',
+      'dist/debug.js',
+      'dist/debug.d.ts',
+      'dist/debug.d.ts.map',
+    ]) {
+      expect(packed, `the tarball should hold ${file}`).toContain(file);
+    }
+    // The declaration maps point at the sources, so those ship too; the build script and tsconfig do not.
+    expect(packed).toContain('index.ts');
+    expect(packed.filter((f) => f.startsWith('scripts/') || f.startsWith('tsconfig'))).toEqual([]);
+    const installed = path.join(consumer, 'node_modules', NAME);
+    expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toBe(
+      await readFile(path.join(root, 'LICENSE'), 'utf8'),
+    );
+  });
+
+  it(
+    'answers from, queryCircleInto, nearest, moveAll and queryPairsInto in Node like brute force',
+    async () => {
+      await writeFile(
+        path.join(consumer, 'data.json'),
+        JSON.stringify({ ids, start, moved, queries, pairRadius: PAIR_RADIUS }),
+      );
+      await writeFile(path.join(consumer, 'consumer.mjs'), CONSUMER_MJS);
+      const got = JSON.parse(await sh(process.execPath, ['consumer.mjs'], consumer)) as {
+        size: number;
+        before: number[][];
+        nearestBefore: number[][];
+        after: number[][];
+        pairs: string[];
+        error: string | null;
+        internal: string | null;
+      };
+      expect(got.size).toBe(N);
+      const b0 = oracle(start.xs, start.ys);
+      const b1 = oracle(moved.xs, moved.ys);
+      queries.forEach((q, i) => {
+        expect(sorted(got.before[i]), `circle ${i} before the move`).toEqual(b0.circle(q.x, q.y, q.r));
+        expect(sorted(got.after[i]), `circle ${i} after moveAll`).toEqual(b1.circle(q.x, q.y, q.r));
+        // Nearest may break ties either way: compare distances, then check the ids are distinct.
+        const near = got.nearestBefore[i];
+        expect(near.map((id) => b0.distance2(id, q.x, q.y))).toEqual(
+          b0.nearestDistances(q.x, q.y, 5, Infinity),
+        );
+        expect(new Set(near).size).toBe(near.length);
+      });
+      expect(got.before.some((ids) => ids.length > 50)).toBe(true); // the camp and the coincident points
+      const expected = brutePairs(moved.xs, moved.ys, PAIR_RADIUS);
+      expect(expected.length).toBeGreaterThan(1000);
+      expect(got.pairs.sort()).toEqual(expected);
+      expect(got.error).toMatch(/^RangeError: PointQuadtree: radius/);
+      // The internal subpath resolves only inside this repository.
+      expect(got.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    },
+    SLOW,
+  );
+
+  it.each([
+    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+    ['node16', { module: 'node16', moduleResolution: 'node16' }],
+  ])(
+    'type-checks a strict TypeScript consumer of the public types under moduleResolution %s',
+    async (name, resolution) => {
+      await writeFile(path.join(consumer, 'consumer.ts'), CONSUMER_TS);
+      const config = `tsconfig.${name}.json`;
+      await writeFile(
+        path.join(consumer, config),
+        JSON.stringify({ compilerOptions: { ...STRICT, ...resolution }, files: ['consumer.ts'] }, null, 2),
+      );
+      const tsc = await binOf('typescript', 'tsc');
+      await sh(process.execPath, [tsc, '-p', config], consumer);
+    },
+    SLOW,
+  );
+
+  it(
+    'bundles to a small file for a user of PointQuadtree alone, without the debug checker',
+    async () => {
+      await writeFile(path.join(consumer, 'tree.mjs'), BUNDLE_TREE);
+      await writeFile(path.join(consumer, 'debug.mjs'), BUNDLE_DEBUG);
+      const tree = await minified(consumer, 'tree.mjs');
+      const debug = await minified(consumer, 'debug.mjs');
+      // The checker's own message text is in the bundle exactly when it is imported.
+      expect(tree.text).not.toContain('PointQuadtree invariant');
+      expect(debug.text).toContain('PointQuadtree invariant');
+      expect(tree.min).toBeLessThan(debug.min);
+      // The bundled tree works: two points moved to (5, 7) and (6, 8), both within 2 of (5, 7).
+      await writeFile(path.join(consumer, 'tree.bundle.mjs'), tree.text);
+      expect((await sh(process.execPath, ['tree.bundle.mjs'], consumer)).trim()).toBe('2');
+      // The peers the README compares with, bundled the same way (they are devDependencies of the root).
+      await writeFile(path.join(consumer, 'kdbush.mjs'), "import KDBush from 'kdbush'; console.log(KDBush);");
+      await writeFile(
+        path.join(consumer, 'flatbush.mjs'),
+        "import Flatbush from 'flatbush'; console.log(Flatbush);",
+      );
+      const kdbush = await minified(consumer, 'kdbush.mjs', root);
+      const flatbush = await minified(consumer, 'flatbush.mjs', root);
+      const kB = (b: Minified) => `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
+      console.log(
+        `bundle size, min / min+gzip (esbuild --bundle --minify, gzip -9): ${NAME} { PointQuadtree } ${kB(tree)}; ` +
+          `with checkInvariants from ${NAME}/debug ${kB(debug)}; kdbush ${kB(kdbush)}; flatbush ${kB(flatbush)}`,
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    'passes publint with no message at all',
+    async () => {
+      const data = await readFile(tarball);
+      const { messages, pkg } = await publint({
+        pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+        level: 'suggestion',
+        strict: true,
+      });
+      expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg)}`)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    'passes @arethetypeswrong/cli (esm-only: the package has no CommonJS build, as kdbush 4 has none)',
+    async () => {
+      const attw = await binOf('@arethetypeswrong/cli', 'attw');
+      await sh(
+        process.execPath,
+        [attw, tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color'],
+        work,
+      );
+    },
+    SLOW,
+  );
+});
