@@ -271,7 +271,7 @@ function spy(value: number) {
   return { obj: obj as unknown as number, calls };
 }
 
-describe('non-numbers: TypeError naming the argument, nothing converted, tree unchanged (issue 12)', () => {
+describe('non-numbers: TypeError naming the argument, nothing converted, tree unchanged', () => {
   // Each is what a caller might pass by mistake; none is a number, so none may be converted and used.
   const values: [string, unknown][] = [
     ['null', null],
@@ -438,7 +438,7 @@ describe('callbacks that are not functions and outputs that are not arrays: Type
   });
 });
 
-describe('options are fixed for the life of the tree (issue 12)', () => {
+describe('options are fixed for the life of the tree', () => {
   for (const key of ['maxItems', 'minSize', 'looseness'] as const) {
     it(`assigning ${key} throws a TypeError and the tree keeps working`, () => {
       const tree = populated();
@@ -453,7 +453,7 @@ describe('options are fixed for the life of the tree (issue 12)', () => {
   }
 });
 
-describe('output buffers that cannot hold every id are rejected (issue 12)', () => {
+describe('output buffers that cannot hold every id are rejected', () => {
   const narrow: [string, unknown][] = [
     ['Int8Array', new Int8Array(64)],
     ['Uint8Array', new Uint8Array(64)],
@@ -482,7 +482,7 @@ describe('output buffers that cannot hold every id are rejected (issue 12)', () 
   }
 });
 
-describe('far points (issue 12, item 2): the root covers any finite extent and shrinks back', () => {
+describe('far points: the root covers any finite extent and shrinks back', () => {
   it('insert(1, 1e308, 50) then insert(2, -1, 50) works (doubling would overflow: the root is refitted)', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 2 });
     tree.insert(1, 1e308, 50);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 
 /**
- * Distances that cannot overflow or underflow silently (issue 12, item 3): huge radii, huge coordinates
+ * Distances that cannot overflow or underflow silently: huge radii, huge coordinates
  * and radius 0 answer as the closed rule dx² + dy² <= r² does in exact arithmetic.
  */
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
@@ -12,7 +12,7 @@ const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 const dist = (ax: number, ay: number, bx: number, by: number) => Math.hypot(ax - bx, ay - by);
 
 /**
- * How far apart two distances may be and still compare as equal in nearest, as the README promises: about
+ * How far apart two distances may be and still compare as equal in nearest, as docs/api.md promises: about
  * 2e-312 of the largest coordinate in play (the query's or the root's), and 1e-161 while that is below
  * 2^500. Why: differences are multiplied by s (1, or once coordinates pass 2^500 the power of two with
  * s * largest in (2^499, 2^500]) and squared; below the smallest normal double a squared distance rounds
@@ -33,7 +33,7 @@ function nearestSlack(tree: PointQuadtree, x: number, y: number): number {
   return Math.max(largest, 2 ** 500) * 2 ** -1035;
 }
 
-describe('the reproductions of issue 12', () => {
+describe('huge and tiny radii and coordinates: the cases that once went wrong unscaled', () => {
   it('queryCircle(0, 0, 1e160) does not find a point at (1e200, 1e200), but finds one at (1e159, 1e159)', () => {
     const tree = new PointQuadtree({ bounds });
     tree.insert(1, 1e200, 1e200);
@@ -156,7 +156,7 @@ describe('seeded: every magnitude from 1e-300 to 1e300 against Math.hypot', () =
         expect(near.length).toBe(k);
         const slack = nearestSlack(tree, cx, cy);
         for (let i = 0; i < k; i++) {
-          // The i-th answer is as near as the true i-th nearest, to the precision the README promises.
+          // The i-th answer is as near as the true i-th nearest, to the precision docs/api.md promises.
           expect(Math.abs(nearD[i] - sortedD[i])).toBeLessThanOrEqual(sortedD[i] * 1e-15 + slack);
         }
       }
@@ -225,7 +225,7 @@ function sameSpan(b: typeof bounds, s: Span): boolean {
   return b.minX === s[0] && b.minY === s[1] && b.maxX === s[2] && b.maxY === s[3];
 }
 
-describe('seeded: far strays come and go; the root grows, refits and shrinks (issue 12, item 2)', () => {
+describe('seeded: far strays come and go; the root grows, refits and shrinks', () => {
   for (const [seed, looseness] of [
     [11, 0],
     [12, 0],
@@ -326,7 +326,7 @@ describe('seeded: far strays come and go; the root grows, refits and shrinks (is
   }
 });
 
-describe('all pairs at extreme radii and coordinates (issue 12, item 3, for queryPairsInto)', () => {
+describe('all pairs at extreme radii and coordinates (queryPairsInto scales like circle queries)', () => {
   const pairsOf = (tree: PointQuadtree, radius: number) => {
     const a = new Int32Array(64);
     const b = new Int32Array(64);

@@ -409,7 +409,7 @@ describe('structural rules', () => {
     ).toThrow(/structure changed/);
   });
 
-  it("after a walk that threw because its callback changed the tree, the callback's change stays (README)", () => {
+  it("after a walk that threw because its callback changed the tree, the callback's change stays (docs/api.md)", () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
     tree.insert(0, 1, 1);
     tree.insert(1, 9, 9);
