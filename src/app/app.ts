@@ -29,7 +29,7 @@ import { createStage, type Stage } from '../view/stage';
 import type { DemoSource, DemoState } from './quadtreeDemo';
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
-export const MAX_FRAME_DT = 0.1;
+const MAX_FRAME_DT = 0.1;
 
 export interface AppOptions {
   container: HTMLElement;

@@ -100,7 +100,7 @@ export class QuadtreeNodesHelper extends LineSegments<BufferGeometry, LineBasicM
     return geometry;
   }
 
-  /** Floats the buffer can hold (for tests: it only grows, by doubling). */
+  /** Rectangles the buffer can hold (for tests: it only grows, by doubling). */
   get capacityRects(): number {
     return this.positions.length / FLOATS_PER_RECT;
   }

@@ -205,7 +205,7 @@ describe('checkInvariants catches damage', () => {
     );
     ({ tree, t } = healthy());
     t.pool.live += 1;
-    expect(() => checkInvariants(tree)).toThrow(broken('pool', 'leaves own \\d+ slots but liveSlots is'));
+    expect(() => checkInvariants(tree)).toThrow(broken('pool', 'leaves own \\d+ slots but the pool counts'));
     ({ tree, t } = healthy());
     t.nodeCap[4] = 1; // the SE leaf holds 2 in a block of 1
     expect(() => checkInvariants(tree)).toThrow(broken('pool', 'leaf 4 holds 2 items in a block of 1'));
