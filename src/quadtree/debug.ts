@@ -198,7 +198,8 @@ export function checkInvariants(tree: PointQuadtree): void {
     }
     items += count;
   }
-  if (leafSlots !== pool.live) fail('pool', `leaves own ${leafSlots} slots but the pool counts ${pool.live} live slots`);
+  if (leafSlots !== pool.live)
+    fail('pool', `leaves own ${leafSlots} slots but the pool counts ${pool.live} live slots`);
   // Freed node groups: never reachable from the root, and the list ends.
   let guard = 0;
   for (let g = t.freeGroup; g >= 0; g = t.nodeChild[g]) {
