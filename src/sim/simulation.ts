@@ -97,6 +97,8 @@ export class Simulation {
   /** Ids in [movedFrom, movedTo) moved or appeared since the last {@link takeMovedRange}. */
   private movedFrom = 0;
   private movedTo = 0;
+  /** Whether the crowd's pushes are those of the current positions and enemies (see separate()). */
+  private pushesFresh = false;
   /** Whether the simulation rewrote {@link requested} itself since {@link takeRequestedRewritten}. */
   private requestedRewritten = false;
 
@@ -202,6 +204,7 @@ export class Simulation {
     } else {
       for (let i = old - 1; i >= n; i--) this.tree.remove(i);
       this.count = n;
+      this.pushesFresh = false; // the pushes of the enemies left still count those removed
       this.treeUpdateMs += performance.now() - t0;
     }
     this.setEnemySetting(n);
@@ -353,23 +356,32 @@ export class Simulation {
     return true;
   }
 
-  /** Crowd mode: every pair of enemies within the crowd radius, by the tree or a (budgeted) O(n²) scan. */
+  /**
+   * Crowd mode: every enemy's neighbours within the crowd radius (counts, flags and the pushes the next
+   * frame's separation applies), by the tree or a (budgeted) O(n²) scan.
+   */
   private findCrowd(): void {
     const s = this.settings;
     this.crowd.find(this.tree, this.xs, this.zs, this.count, s.crowdRadius, s.bruteForce, this.changes);
+    this.pushesFresh = true;
   }
 
   /**
-   * Separation, before the wander: each enemy is pushed away from the neighbours the last find reported
-   * (both ends of each pair), at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area.
-   * Counted in the crowd's time.
+   * Separation, before the wander: each enemy is pushed away from its neighbours within the crowd radius,
+   * at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area. The pushes are those the
+   * last find computed at the positions the last frame ended with; when anything moved, appeared or left
+   * since, or the radius changed, they are computed again here first. Counted in the crowd's time.
    */
   private separate(dt: number): void {
     const t0 = performance.now();
     const crowd = this.crowd;
     const n = this.count;
-    crowd.computePushes(this.xs, this.zs, n, this.settings.crowdRadius);
-    crowd.applyPushes(this.xs, this.zs, n, this.settings.speed * SEPARATION_GAIN * dt, this.area);
+    const s = this.settings;
+    if (!this.pushesFresh || crowd.radius !== s.crowdRadius) {
+      crowd.computePushes(this.tree, this.xs, this.zs, n, s.crowdRadius, s.bruteForce);
+    }
+    crowd.applyPushes(this.xs, this.zs, n, s.speed * SEPARATION_GAIN * dt, this.area);
+    this.pushesFresh = false;
     this.separateMs = performance.now() - t0;
   }
 
@@ -497,6 +509,7 @@ export class Simulation {
   }
 
   private markMoved(from: number, to: number): void {
+    this.pushesFresh = false;
     if (this.movedTo <= this.movedFrom) {
       this.movedFrom = from;
       this.movedTo = to;

@@ -1,0 +1,305 @@
+/**
+ * Neighbour counts and separation sums: the pair join of pairs.ts fused with what a crowd does with its
+ * pairs, so that no pair is ever stored.
+ *
+ * For every item p and every other item q within `radius` (closed, the rule of queryPairsInto), with
+ * d = |q - p| and r = radius:
+ *   count[p] += 1
+ *   sum[p]   -= (q - p) * (1 / d - 1 / r)     a push away from q of length (r - d) / r: 1 at d = 0, 0 at r
+ * Coincident items (d = 0) push along x by one unit, the lower id to -x, the higher to +x.
+ *
+ * Two steps. The walk (same as pairs.ts: node pairs from (root, root), pruned by the loose rectangles) lists
+ * the pairs of leaves within reach, a leaf with itself as (leaf, leaf). Then a kernel scans the items of
+ * each leaf pair and accumulates per slot (a leaf's slots are contiguous, so the writes of the inner loop
+ * go to consecutive memory and the outer item's sums stay in registers); a last pass hands the slot sums
+ * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); a WebAssembly twin
+ * of it lives in kernels/ and is used when it loaded.
+ */
+
+import { checkRadius, describe, NAME } from './checks';
+import { distanceScale } from './distance';
+import { gap2 } from './pairs';
+import { NodeStack } from './stack';
+import type { TreeState } from './state';
+
+/** Per-id count output: any array type that holds a count exactly. */
+export type CountArray = Int32Array | Uint32Array | Float32Array | Float64Array;
+/** Per-id sum output. */
+export type SumArray = Float32Array | Float64Array;
+
+/** The scratch of the fused join: its walk stack, the leaf-pair list and the per-slot sums. */
+export class SeparationScratch {
+  readonly walk = new NodeStack(256);
+  /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
+  leafPairs = new Int32Array(1024);
+  /** Per slot: neighbour count and the sums, as numbers (the kernel's accumulators). */
+  count = new Int32Array(0);
+  sumX = new Float64Array(0);
+  sumY = new Float64Array(0);
+}
+
+/**
+ * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, a leaf with
+ * itself when it holds two or more items) into `sc.leafPairs`; returns how many pairs of leaves.
+ */
+export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScratch): number {
+  const rect = t.nodeLoose;
+  const child = t.nodeChild;
+  const count = t.nodeCount;
+  const s = distanceScale(radius);
+  const r2 = radius * s * (radius * s);
+  let stack = sc.walk.items;
+  let list = sc.leafPairs;
+  let n = 0;
+  if (count[0] < 2) return 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const b = stack[--sp];
+    const a = stack[--sp];
+    const ca = child[a];
+    const cb = child[b];
+    if (ca < 0 && cb < 0) {
+      if (2 * n + 2 > list.length) {
+        const grown = new Int32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+        sc.leafPairs = list;
+      }
+      list[2 * n] = a;
+      list[2 * n + 1] = b;
+      n++;
+      continue;
+    }
+    if (a === b) {
+      stack = sc.walk.room(sp, 20);
+      for (let i = ca; i < ca + 4; i++) {
+        if (count[i] === 0) continue;
+        if (count[i] > 1) {
+          stack[sp++] = i;
+          stack[sp++] = i;
+        }
+        for (let j = i + 1; j < ca + 4; j++) {
+          if (count[j] === 0 || gap2(rect, i, j, s) > r2) continue;
+          stack[sp++] = i;
+          stack[sp++] = j;
+        }
+      }
+      continue;
+    }
+    // Split the inner node with the larger rectangle (a leaf is never split).
+    let split = a;
+    let other = b;
+    if (ca < 0 || (cb >= 0 && area(rect, b) > area(rect, a))) {
+      split = b;
+      other = a;
+    }
+    const c = child[split];
+    stack = sc.walk.room(sp, 8);
+    for (let k = c; k < c + 4; k++) {
+      if (count[k] === 0 || gap2(rect, k, other, s) > r2) continue;
+      stack[sp++] = k;
+      stack[sp++] = other;
+    }
+  }
+  return n;
+}
+
+function area(r: Float64Array, n: number): number {
+  const p = n << 2;
+  return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
+}
+
+/**
+ * The JavaScript kernel: for the first `pairs` leaf pairs of `list`, every pair of items within reach adds
+ * to the per-slot count / sumX / sumY (zeroed by the caller). Returns the number of item pairs. Differences
+ * are taken times `s` (distanceScale) so squares neither overflow nor underflow; the push is the same
+ * either way, since (dx s) (1 / (d s) - 1 / (r s)) = dx (1 / d - 1 / r).
+ */
+export function accumulate(
+  list: Int32Array,
+  pairs: number,
+  start: Int32Array,
+  nodeCount: Int32Array,
+  xy: Float64Array,
+  ids: Int32Array,
+  radius: number,
+  count: Int32Array,
+  sumX: Float64Array,
+  sumY: Float64Array,
+): number {
+  const s = distanceScale(radius);
+  const rs = radius * s;
+  const r2 = rs * rs;
+  const inverse = 1 / rs;
+  let found = 0;
+  for (let k = 0; k < pairs; k++) {
+    const a = list[2 * k];
+    const b = list[2 * k + 1];
+    const sa = start[a];
+    const ea = sa + nodeCount[a];
+    // A leaf with itself: j > i; two leaves: every j of b.
+    const self = a === b;
+    const sb = self ? sa : start[b];
+    const eb = sb + nodeCount[b];
+    for (let i = sa; i < ea; i++) {
+      const x = xy[i << 1];
+      const y = xy[(i << 1) + 1];
+      let n = 0;
+      let px = 0;
+      let py = 0;
+      for (let j = self ? i + 1 : sb; j < eb; j++) {
+        const dx = (xy[j << 1] - x) * s;
+        const dy = (xy[(j << 1) + 1] - y) * s;
+        const d2 = dx * dx + dy * dy;
+        if (d2 > r2) continue;
+        let ux: number;
+        let uy: number;
+        if (d2 > 0) {
+          const w = 1 / Math.sqrt(d2) - inverse;
+          ux = dx * w;
+          uy = dy * w;
+        } else {
+          // Coincident, or so close that the scaled square underflowed (rare): exact differences.
+          ux = tinyPush(xy[j << 1] - x, xy[(j << 1) + 1] - y, ids[i] < ids[j], radius);
+          uy = tinyPushY;
+        }
+        n++;
+        px -= ux;
+        py -= uy;
+        count[j]++;
+        sumX[j] += ux;
+        sumY[j] += uy;
+      }
+      count[i] += n;
+      sumX[i] += px;
+      sumY[i] += py;
+      found += n;
+    }
+  }
+  return found;
+}
+
+/** The y of the last {@link tinyPush} (a second return value without an allocation). */
+let tinyPushY = 0;
+
+/**
+ * The push (x returned, y in {@link tinyPushY}) of a pair whose scaled squared distance is 0: coincident
+ * (dx = dy = 0) pairs split along x, `lower` (the first item has the lower id) sending the first to -x;
+ * others take the exact weight 1 / d - 1 / radius, d by Math.hypot (no underflow).
+ */
+export function tinyPush(dx: number, dy: number, lower: boolean, radius: number): number {
+  if (dx === 0 && dy === 0) {
+    tinyPushY = 0;
+    return lower ? 1 : -1;
+  }
+  const w = 1 / Math.hypot(dx, dy) - 1 / radius;
+  tinyPushY = dy * w;
+  return dx * w;
+}
+
+/** Room in the per-slot sums for every slot of the pool, zeroed below `slots`. */
+function slotSums(sc: SeparationScratch, slots: number): void {
+  if (sc.count.length < slots) {
+    const size = Math.max(slots, sc.count.length * 2);
+    sc.count = new Int32Array(size);
+    sc.sumX = new Float64Array(size);
+    sc.sumY = new Float64Array(size);
+    return;
+  }
+  sc.count.fill(0, 0, slots);
+  sc.sumX.fill(0, 0, slots);
+  sc.sumY.fill(0, 0, slots);
+}
+
+/** Largest id present plus one (0 for an empty tree). */
+export function idEnd(t: TreeState): number {
+  let top = t.idTop;
+  while (top > 0 && t.idSlot[top - 1] < 0) top--;
+  return top;
+}
+
+function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
+  const ok = counts
+    ? value instanceof Int32Array ||
+      value instanceof Uint32Array ||
+      value instanceof Float32Array ||
+      value instanceof Float64Array
+    : value instanceof Float32Array || value instanceof Float64Array;
+  if (!ok) {
+    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+    const types = counts
+      ? 'an Int32Array, Uint32Array, Float32Array or Float64Array'
+      : 'a Float32Array or Float64Array';
+    throw new TypeError(`${NAME}: ${name} must be ${types}, got ${kind}`);
+  }
+  const length = (value as SumArray).length;
+  if (length < end) {
+    throw new RangeError(
+      `${NAME}: ${name} (length ${length}) is too short for id ${end - 1}; give it length >= ${end}`,
+    );
+  }
+}
+
+/**
+ * Checks the arguments of {@link separationInto} (throwing before anything is written), then runs it.
+ */
+export function querySeparation(
+  t: TreeState,
+  radius: number,
+  counts: CountArray,
+  sumX: SumArray,
+  sumY: SumArray,
+): number {
+  checkRadius('radius', radius);
+  const end = idEnd(t);
+  checkOut('counts', counts, true, end);
+  checkOut('sumX', sumX, false, end);
+  checkOut('sumY', sumY, false, end);
+  return separationInto(t, radius, counts, sumX, sumY, end);
+}
+
+/**
+ * Counts and separation sums of every item at `radius` into the per-id outputs (at least `end` =
+ * {@link idEnd} long); entries of absent ids are left alone. Returns the number of unordered pairs within
+ * reach.
+ */
+export function separationInto(
+  t: TreeState,
+  radius: number,
+  counts: CountArray,
+  sumX: SumArray,
+  sumY: SumArray,
+  end: number,
+): number {
+  const sc = t.pairs.separation;
+  const pool = t.pool;
+  const slots = pool.top;
+  slotSums(sc, slots);
+  const leafPairs = leafPairsWithin(t, radius, sc);
+  const found = accumulate(
+    sc.leafPairs,
+    leafPairs,
+    t.nodeStart,
+    t.nodeCount,
+    pool.xy,
+    pool.ids,
+    radius,
+    sc.count,
+    sc.sumX,
+    sc.sumY,
+  );
+  const idSlot = t.idSlot;
+  const count = sc.count;
+  const sx = sc.sumX;
+  const sy = sc.sumY;
+  for (let id = 0; id < end; id++) {
+    const slot = idSlot[id];
+    if (slot < 0) continue;
+    counts[id] = count[slot];
+    sumX[id] = sx[slot];
+    sumY[id] = sy[slot];
+  }
+  return found;
+}
