@@ -350,10 +350,11 @@ export class PointQuadtree {
    * finds them) summed into per-id outputs, without storing a pair: `counts[p]` = how many, and
    * (`sumX[p]`, `sumY[p]`) = the sum of p's separation pushes, each `(p - q) * (1 / d - 1 / radius)` with
    * d = |p - q|: a push away from q of length `(radius - d) / radius` (1 when they coincide, 0 at the
-   * radius). Coincident items push along x by 1, the lower id to -x. Every id in the tree is written
-   * (overwritten, 0 when it has no neighbour); entries of other ids are left alone. The same join as
-   * queryPairsInto, fused with the sums: O(pairs) after the walk, no allocation once the tree has answered
-   * one such query. Sums are accumulated in float64 (in any order, so they may differ from a sequential sum
+   * radius). Coincident items push along x by 1, the lower id to -x. Entries 0 to the largest id in the
+   * tree are overwritten (0 for an id not in the tree or without a neighbour); later entries are left
+   * alone. The same join as queryPairsInto, fused with the sums; the list of leaf pairs it walks is kept
+   * while the tree's structure ({@link PointQuadtree.version}) and the radius stay the same. No allocation
+   * once the tree has answered one such query. Sums are accumulated in float64 (in any order, so they may differ from a sequential sum
    * in the last bits) and stored in the outputs' type.
    * @returns the number of unordered pairs within `radius` (half the sum of the counts).
    * @throws RangeError if `radius` is not a finite number >= 0, or an output is shorter than the largest id

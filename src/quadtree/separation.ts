@@ -32,6 +32,10 @@ export class SeparationScratch {
   readonly walk = new NodeStack(256);
   /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
   leafPairs = new Int32Array(1024);
+  /** The tree version, radius and pair count the list was made for (version -1: none yet). */
+  listVersion = -1;
+  listRadius = 0;
+  listPairs = 0;
   /** Per slot: neighbour count and the sums, as numbers (the kernel's accumulators). */
   count = new Int32Array(0);
   sumX = new Float64Array(0);
@@ -39,19 +43,21 @@ export class SeparationScratch {
 }
 
 /**
- * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, a leaf with
- * itself when it holds two or more items) into `sc.leafPairs`; returns how many pairs of leaves.
+ * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, every leaf
+ * with itself) into `sc.leafPairs`; returns how many pairs of leaves. "Within reach" is decided by the
+ * nodes' loose rectangles alone (not by their counts), so the list depends only on the node structure and
+ * the radius: it is kept while the tree's `version` and the radius stay the same (items moving between
+ * existing leaves change neither), and the kernels read each leaf's start and count afresh.
  */
 export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScratch): number {
+  if (sc.listVersion === t.version && sc.listRadius === radius) return sc.listPairs;
   const rect = t.nodeLoose;
   const child = t.nodeChild;
-  const count = t.nodeCount;
   const s = distanceScale(radius);
   const r2 = radius * s * (radius * s);
   let stack = sc.walk.items;
   let list = sc.leafPairs;
   let n = 0;
-  if (count[0] < 2) return 0;
   let sp = 0;
   stack[sp++] = 0;
   stack[sp++] = 0;
@@ -75,13 +81,10 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
     if (a === b) {
       stack = sc.walk.room(sp, 20);
       for (let i = ca; i < ca + 4; i++) {
-        if (count[i] === 0) continue;
-        if (count[i] > 1) {
-          stack[sp++] = i;
-          stack[sp++] = i;
-        }
+        stack[sp++] = i;
+        stack[sp++] = i;
         for (let j = i + 1; j < ca + 4; j++) {
-          if (count[j] === 0 || gap2(rect, i, j, s) > r2) continue;
+          if (gap2(rect, i, j, s) > r2) continue;
           stack[sp++] = i;
           stack[sp++] = j;
         }
@@ -98,11 +101,14 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
     const c = child[split];
     stack = sc.walk.room(sp, 8);
     for (let k = c; k < c + 4; k++) {
-      if (count[k] === 0 || gap2(rect, k, other, s) > r2) continue;
+      if (gap2(rect, k, other, s) > r2) continue;
       stack[sp++] = k;
       stack[sp++] = other;
     }
   }
+  sc.listVersion = t.version;
+  sc.listRadius = radius;
+  sc.listPairs = n;
   return n;
 }
 
@@ -262,8 +268,8 @@ export function querySeparation(
 
 /**
  * Counts and separation sums of every item at `radius` into the per-id outputs (at least `end` =
- * {@link idEnd} long); entries of absent ids are left alone. Returns the number of unordered pairs within
- * reach.
+ * {@link idEnd} long): every id below `end` is written, 0 for ids not in the tree. Returns the number
+ * of unordered pairs within reach.
  */
 export function separationInto(
   t: TreeState,
@@ -296,7 +302,12 @@ export function separationInto(
   const sy = sc.sumY;
   for (let id = 0; id < end; id++) {
     const slot = idSlot[id];
-    if (slot < 0) continue;
+    if (slot < 0) {
+      counts[id] = 0;
+      sumX[id] = 0;
+      sumY[id] = 0;
+      continue;
+    }
     counts[id] = count[slot];
     sumX[id] = sx[slot];
     sumY[id] = sy[slot];

@@ -54,18 +54,22 @@ function expectNear(got: number, want: number, scale: number): void {
   expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-9 * Math.max(1, scale));
 }
 
-/** The tree's answer equals the oracle's, id by id; ids not in the tree keep the sentinel. */
+/**
+ * The tree's answer equals the oracle's, id by id; ids not in the tree get 0 up to the largest id, and the
+ * entry past it keeps its sentinel.
+ */
 function expectSeparation(tree: PointQuadtree, points: Points, r: number): void {
-  const end = Math.max(0, ...points.keys()) + 2;
-  const counts = new Int32Array(end).fill(-7);
-  const sumX = new Float64Array(end).fill(-7);
-  const sumY = new Float64Array(end).fill(-7);
+  const end = points.size === 0 ? 0 : Math.max(...points.keys()) + 1;
+  const counts = new Int32Array(end + 1).fill(-7);
+  const sumX = new Float64Array(end + 1).fill(-7);
+  const sumY = new Float64Array(end + 1).fill(-7);
   const pairs = tree.querySeparationInto(r, counts, sumX, sumY);
   const want = bruteSeparation(points, r);
   expect(pairs).toBe(want.pairs);
+  expect([counts[end], sumX[end], sumY[end]]).toEqual([-7, -7, -7]);
   for (let id = 0; id < end; id++) {
     if (!points.has(id)) {
-      expect([counts[id], sumX[id], sumY[id]]).toEqual([-7, -7, -7]);
+      expect([counts[id], sumX[id], sumY[id]]).toEqual([0, 0, 0]);
       continue;
     }
     expect(counts[id]).toBe(want.counts.get(id));
@@ -146,6 +150,34 @@ describe('querySeparationInto: fixtures', () => {
     expect([counts[0], sums[0]]).toEqual([0, 0]);
     const [tree, points] = build({ maxItems: 2, minSize: 1 }, list);
     for (const r of [1000, 1e200]) expectSeparation(tree, points, r);
+  });
+
+  it('items moving between leaves without a structure change, then a split, between queries', () => {
+    // minSize 10: 100 x 100 splits to 10 x 10 leaves at most, then leaves only fill up.
+    const rnd = mulberry32(19);
+    const list: [number, number][] = [];
+    for (let id = 0; id < 400; id++) list.push([rnd() * 100, rnd() * 100]);
+    const [tree, points] = build({ maxItems: 2, minSize: 10 }, list);
+    for (let round = 0; round < 4; round++) {
+      const version = tree.version;
+      for (const r of [3, 7, 3]) expectSeparation(tree, points, r);
+      for (let id = 0; id < 400; id++) {
+        const [x, y] = points.get(id)!;
+        const p: [number, number] = [
+          Math.min(99, Math.max(1, x + (rnd() - 0.5) * 8)),
+          Math.min(99, Math.max(1, y + (rnd() - 0.5) * 8)),
+        ];
+        tree.move(id, p[0], p[1]);
+        points.set(id, p);
+      }
+      expect(tree.version).toBe(version); // the same leaves: the kept list of leaf pairs is used
+      expectSeparation(tree, points, 3);
+    }
+    tree.insert(400, 150, 150); // the root grows: a new structure
+    points.set(400, [150, 150]);
+    tree.insert(401, 150.5, 150);
+    points.set(401, [150.5, 150]);
+    expectSeparation(tree, points, 3);
   });
 
   it('a grown root: points far outside the constructor bounds', () => {
