@@ -12,12 +12,14 @@
  * the pairs of leaves within reach, a leaf with itself as (leaf, leaf). Then a kernel scans the items of
  * each leaf pair and accumulates per slot (a leaf's slots are contiguous, so the writes of the inner loop
  * go to consecutive memory and the outer item's sums stay in registers); a last pass hands the slot sums
- * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); a WebAssembly twin
- * of it lives in kernels/ and is used when it loaded.
+ * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); its WebAssembly SIMD
+ * twin (kernels/wasm.ts) runs instead wherever it compiles, unless {@link setSeparationKernel} asks for
+ * JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
 import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
+import { separationWasm } from './kernels/wasm';
 import { gap2 } from './pairs';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
@@ -27,8 +29,37 @@ export type CountArray = Int32Array | Uint32Array | Float32Array | Float64Array;
 /** Per-id sum output. */
 export type SumArray = Float32Array | Float64Array;
 
+/** Which kernel runs the fused join: WebAssembly SIMD, or the JavaScript reference. */
+export type SeparationKernel = 'wasm-simd' | 'js';
+
+/** Asked for by {@link setSeparationKernel}: 'auto' (WebAssembly where it compiles) or 'js'. */
+let wanted: 'auto' | 'js' = 'auto';
+
+/**
+ * Chooses the kernel of every tree's querySeparationInto: 'auto' (the default: WebAssembly SIMD where this
+ * engine compiles it, else JavaScript) or 'js' (the JavaScript reference, e.g. to compare the two).
+ * @throws RangeError for anything else.
+ */
+export function setSeparationKernel(kind: 'auto' | 'js'): void {
+  if (kind !== 'auto' && kind !== 'js') {
+    throw new RangeError(`${NAME}: the separation kernel must be 'auto' or 'js', got ${describe(kind)}`);
+  }
+  wanted = kind;
+}
+
+/** The kernel querySeparationInto runs now: 'wasm-simd' when asked for and compiled here, else 'js'. */
+export function separationKernel(): SeparationKernel {
+  return wanted === 'auto' && separationWasm() !== null ? 'wasm-simd' : 'js';
+}
+
+let serials = 0;
+
 /** The scratch of the fused join: its walk stack, the leaf-pair list and the per-slot sums. */
 export class SeparationScratch {
+  /** Tells this scratch's list from another tree's (the WebAssembly copy of the list is shared). */
+  readonly serial = serials++;
+  /** Bumped whenever the list is made again. */
+  listStamp = 0;
   readonly walk = new NodeStack(256);
   /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
   leafPairs = new Int32Array(1024);
@@ -108,6 +139,7 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
   }
   sc.listVersion = t.version;
   sc.listRadius = radius;
+  sc.listStamp++;
   sc.listPairs = n;
   return n;
 }
@@ -282,8 +314,29 @@ export function separationInto(
   const sc = t.pairs.separation;
   const pool = t.pool;
   const slots = pool.top;
-  slotSums(sc, slots);
   const leafPairs = leafPairsWithin(t, radius, sc);
+  const wasm = wanted === 'auto' ? separationWasm() : null;
+  if (wasm !== null) {
+    return wasm.run(
+      pool.xy,
+      pool.ids,
+      slots,
+      t.nodeStart,
+      t.nodeCount,
+      t.idSlot,
+      sc.leafPairs,
+      leafPairs,
+      sc.serial,
+      sc.listStamp,
+      radius,
+      distanceScale(radius),
+      counts,
+      sumX,
+      sumY,
+      end,
+    );
+  }
+  slotSums(sc, slots);
   const found = accumulate(
     sc.leafPairs,
     leafPairs,

@@ -1,0 +1,178 @@
+// The separation kernel in AssemblyScript: the per-slot accumulate of src/quadtree/separation.ts (the
+// rule is written there) over leaf pairs, two candidates at a time in f64x2 lanes, and the hand-over of
+// the slot sums to per-id arrays. Built by kernels/build.mjs into src/quadtree/kernels/separationWasm.ts.
+// Every pointer is a byte offset into this module's memory, laid out by src/quadtree/kernels/wasm.ts.
+
+/** Where the caller's buffers may start: above the module's own static data. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** Adds the pair of slots i, j (one by one: coincident or nearly so, so the lanes' math does not apply). */
+function addPair(
+  xy: usize,
+  ids: usize,
+  cnt: usize,
+  sx: usize,
+  sy: usize,
+  i: i32,
+  j: i32,
+  s: f64,
+  inverse: f64,
+  radius: f64,
+): void {
+  const pi = xy + ((<usize>i) << 4);
+  const pj = xy + ((<usize>j) << 4);
+  const ex = load<f64>(pj) - load<f64>(pi);
+  const ey = load<f64>(pj, 8) - load<f64>(pi, 8);
+  const dx = ex * s;
+  const dy = ey * s;
+  const d2 = dx * dx + dy * dy;
+  let ux: f64 = 0;
+  let uy: f64 = 0;
+  if (d2 > 0) {
+    const w = 1 / Math.sqrt(d2) - inverse;
+    ux = dx * w;
+    uy = dy * w;
+  } else if (ex === 0 && ey === 0) {
+    ux = load<i32>(ids + ((<usize>i) << 2)) < load<i32>(ids + ((<usize>j) << 2)) ? 1 : -1;
+  } else {
+    // The scaled square underflowed: the exact differences.
+    const w = 1 / Math.hypot(ex, ey) - 1 / radius;
+    ux = ex * w;
+    uy = ey * w;
+  }
+  const oi = (<usize>i) << 3;
+  const oj = (<usize>j) << 3;
+  store<f64>(cnt + oi, load<f64>(cnt + oi) + 1);
+  store<f64>(sx + oi, load<f64>(sx + oi) - ux);
+  store<f64>(sy + oi, load<f64>(sy + oi) - uy);
+  store<f64>(cnt + oj, load<f64>(cnt + oj) + 1);
+  store<f64>(sx + oj, load<f64>(sx + oj) + ux);
+  store<f64>(sy + oj, load<f64>(sy + oj) + uy);
+}
+
+/**
+ * For each of the `pairs` leaf pairs at `list` (stride 2 i32 node numbers, a leaf with itself as (n, n)),
+ * with each leaf's first slot and item count read from `start` / `count` (i32 per node), every pair of
+ * items within reach adds to the per-slot count and sums (f64 arrays at cnt, sx, sy, one slot of padding
+ * past `slots`; zeroed here). `xy` holds f64 x, y per slot (one slot of padding), `ids` the i32 id per
+ * slot. Differences are taken times `s` (r2 = (radius s)², inverse = 1 / (radius s)). Returns the pairs.
+ */
+export function accumulate(
+  xy: usize,
+  ids: usize,
+  start: usize,
+  count: usize,
+  list: usize,
+  pairs: i32,
+  cnt: usize,
+  sx: usize,
+  sy: usize,
+  slots: i32,
+  radius: f64,
+  s: f64,
+): i32 {
+  const bytes = (<usize>slots + 2) << 3;
+  memory.fill(cnt, 0, bytes);
+  memory.fill(sx, 0, bytes);
+  memory.fill(sy, 0, bytes);
+  const rs = radius * s;
+  const inverse = 1 / rs;
+  const r2 = f64x2.splat(rs * rs);
+  const inv = f64x2.splat(inverse);
+  const sv = f64x2.splat(s);
+  const one = f64x2.splat(1);
+  const zero = f64x2.splat(0);
+  const lane0 = i64x2(-1, 0);
+  let found: i32 = 0;
+  for (let k = 0; k < pairs; k++) {
+    const a = load<i32>(list + ((<usize>k) << 3));
+    const b = load<i32>(list + ((<usize>k) << 3), 4);
+    const sa = load<i32>(start + ((<usize>a) << 2));
+    const ea = sa + load<i32>(count + ((<usize>a) << 2));
+    const self = a === b;
+    const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
+    const eb = sb + load<i32>(count + ((<usize>b) << 2));
+    for (let i = sa; i < ea; i++) {
+      const pi = xy + ((<usize>i) << 4);
+      const xi = f64x2.splat(load<f64>(pi));
+      const yi = f64x2.splat(load<f64>(pi, 8));
+      let n = zero;
+      let px = zero;
+      let py = zero;
+      for (let j = self ? i + 1 : sb; j < eb; j += 2) {
+        const pj = xy + ((<usize>j) << 4);
+        const p0 = v128.load(pj);
+        const p1 = v128.load(pj, 16);
+        const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
+        const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
+        const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
+        let m = f64x2.le(d2, r2);
+        // Past the leaf's last item (an odd count): lane 1 is the padding or another leaf's slot.
+        if (j + 1 === eb) m = v128.and(m, lane0);
+        if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
+          // Rare: one by one.
+          if (i64x2.extract_lane(m, 0) !== 0) {
+            addPair(xy, ids, cnt, sx, sy, i, j, s, inverse, radius);
+            found++;
+          }
+          if (i64x2.extract_lane(m, 1) !== 0) {
+            addPair(xy, ids, cnt, sx, sy, i, j + 1, s, inverse, radius);
+            found++;
+          }
+          continue;
+        }
+        // Lanes out of reach compute a weight too, masked to 0 (no branch to mispredict).
+        const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
+        const ux = v128.and(f64x2.mul(dx, w), m);
+        const uy = v128.and(f64x2.mul(dy, w), m);
+        const c = v128.and(one, m);
+        n = f64x2.add(n, c);
+        px = f64x2.sub(px, ux);
+        py = f64x2.sub(py, uy);
+        const o = (<usize>j) << 3;
+        v128.store(cnt + o, f64x2.add(v128.load(cnt + o), c));
+        v128.store(sx + o, f64x2.add(v128.load(sx + o), ux));
+        v128.store(sy + o, f64x2.add(v128.load(sy + o), uy));
+      }
+      const o = (<usize>i) << 3;
+      const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+      store<f64>(cnt + o, load<f64>(cnt + o) + ni);
+      store<f64>(sx + o, load<f64>(sx + o) + f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1));
+      store<f64>(sy + o, load<f64>(sy + o) + f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1));
+      found += <i32>ni;
+    }
+  }
+  return found;
+}
+
+/**
+ * Per id below `end`: the slot sums of its slot (i32 `idSlot`, -1 for an absent id, which gets 0) into
+ * f64 arrays outCount, outX, outY.
+ */
+export function scatter(
+  idSlot: usize,
+  end: i32,
+  cnt: usize,
+  sx: usize,
+  sy: usize,
+  outCount: usize,
+  outX: usize,
+  outY: usize,
+): void {
+  for (let id = 0; id < end; id++) {
+    const slot = load<i32>(idSlot + ((<usize>id) << 2));
+    const o = (<usize>id) << 3;
+    if (slot < 0) {
+      store<f64>(outCount + o, 0);
+      store<f64>(outX + o, 0);
+      store<f64>(outY + o, 0);
+      continue;
+    }
+    const q = (<usize>slot) << 3;
+    store<f64>(outCount + o, load<f64>(cnt + q));
+    store<f64>(outX + o, load<f64>(sx + q));
+    store<f64>(outY + o, load<f64>(sy + q));
+  }
+}

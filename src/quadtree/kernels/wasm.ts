@@ -1,0 +1,257 @@
+/**
+ * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts, built into
+ * separationWasm.ts by `npm run build:kernels`): compiled synchronously from the embedded bytes the first
+ * time it is asked for (the module is ~2 kB). Where WebAssembly or its SIMD is missing, compiling fails
+ * once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
+ *
+ * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
+ *   xy      f64 x, y per slot, plus one slot of padding (the kernel reads two candidates at a time)
+ *   ids     i32 per slot (+ padding)
+ *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
+ *   list    i32 leaf pairs, stride 2           idSlot i32 per id
+ *   cnt, sx, sy   f64 per slot (+ 2 padding): the per-slot sums
+ *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
+ * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
+ * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
+ */
+
+import { SEPARATION_WASM } from './separationWasm';
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  accumulate(
+    xy: number,
+    ids: number,
+    start: number,
+    count: number,
+    list: number,
+    pairs: number,
+    cnt: number,
+    sx: number,
+    sy: number,
+    slots: number,
+    radius: number,
+    s: number,
+  ): number;
+  scatter(
+    idSlot: number,
+    end: number,
+    cnt: number,
+    sx: number,
+    sy: number,
+    outCount: number,
+    outX: number,
+    outY: number,
+  ): void;
+}
+
+/** Room per region, in items. */
+interface Room {
+  slots: number;
+  nodes: number;
+  pairs: number;
+  ids: number;
+}
+
+const align = (n: number): number => (n + 15) & ~15;
+
+/** The compiled kernel and its memory layout. */
+export class SeparationWasm {
+  private readonly x: Exports;
+  private readonly base: number;
+  private room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0 };
+  // Byte offsets of the regions (see the layout above).
+  private at = {
+    xy: 0,
+    ids: 0,
+    start: 0,
+    count: 0,
+    list: 0,
+    idSlot: 0,
+    cnt: 0,
+    sx: 0,
+    sy: 0,
+    oc: 0,
+    ox: 0,
+    oy: 0,
+  };
+  // Views of the regions, matching the source arrays' lengths (made again when a length changes).
+  private xy = new Float64Array(0);
+  private ids = new Int32Array(0);
+  private start = new Int32Array(0);
+  private count = new Int32Array(0);
+  private idSlot = new Int32Array(0);
+  private list = new Int32Array(0);
+  private outCount = new Float64Array(0);
+  private outX = new Float64Array(0);
+  private outY = new Float64Array(0);
+  private buffer: ArrayBuffer | null = null;
+  /** The leaf-pair list now in memory: its scratch's serial and stamp (-1: none). */
+  private listSerial = -1;
+  private listStamp = -1;
+
+  constructor(exports: Exports) {
+    this.x = exports;
+    this.base = align(exports.heapBase());
+  }
+
+  /**
+   * Runs the kernel over a tree's arrays (each copied in whole: lengths are the arrays' own) and writes the
+   * per-id sums of ids below `end` into the caller's outputs. `list` holds `pairs` leaf pairs; it is copied
+   * only when (`serial`, `stamp`) differ from the last call's. Returns the number of item pairs.
+   */
+  run(
+    xy: Float64Array,
+    ids: Int32Array,
+    slots: number,
+    start: Int32Array,
+    count: Int32Array,
+    idSlot: Int32Array,
+    list: Int32Array,
+    pairs: number,
+    serial: number,
+    stamp: number,
+    radius: number,
+    s: number,
+    counts: Int32Array | Uint32Array | Float32Array | Float64Array,
+    sumX: Float32Array | Float64Array,
+    sumY: Float32Array | Float64Array,
+    end: number,
+  ): number {
+    this.fit(xy.length >> 1, start.length, list.length >> 1, idSlot.length);
+    const at = this.at;
+    if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
+    if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
+    if (this.start.length !== start.length) {
+      this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
+      this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
+    }
+    if (this.idSlot.length !== idSlot.length) {
+      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
+    }
+    if (this.outCount.length !== end) {
+      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
+      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
+      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
+    }
+    this.xy.set(xy);
+    this.ids.set(ids);
+    this.start.set(start);
+    this.count.set(count);
+    this.idSlot.set(idSlot);
+    if (serial !== this.listSerial || stamp !== this.listStamp || this.list.length !== list.length) {
+      if (this.list.length !== list.length)
+        this.list = new Int32Array(this.x.memory.buffer, at.list, list.length);
+      this.list.set(list);
+      this.listSerial = serial;
+      this.listStamp = stamp;
+    }
+    const found = this.x.accumulate(
+      at.xy,
+      at.ids,
+      at.start,
+      at.count,
+      at.list,
+      pairs,
+      at.cnt,
+      at.sx,
+      at.sy,
+      slots,
+      radius,
+      s,
+    );
+    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
+    counts.set(this.outCount);
+    sumX.set(this.outX);
+    sumY.set(this.outY);
+    return found;
+  }
+
+  /** Lays the regions out again (and grows the memory) when one of them lacks room. */
+  private fit(slots: number, nodes: number, pairs: number, ids: number): void {
+    const r = this.room;
+    if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids) return;
+    const grow = (need: number, have: number): number =>
+      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
+    this.room = {
+      slots: grow(slots, r.slots),
+      nodes: grow(nodes, r.nodes),
+      pairs: grow(pairs, r.pairs),
+      ids: grow(ids, r.ids),
+    };
+    const room = this.room;
+    const pad = room.slots + 2;
+    let p = this.base;
+    const take = (bytes: number): number => {
+      const here = p;
+      p = align(p + bytes);
+      return here;
+    };
+    this.at = {
+      xy: take(pad * 16),
+      ids: take(pad * 4),
+      start: take(room.nodes * 4),
+      count: take(room.nodes * 4),
+      list: take(room.pairs * 8),
+      idSlot: take(room.ids * 4),
+      cnt: take(pad * 8),
+      sx: take(pad * 8),
+      sy: take(pad * 8),
+      oc: take(room.ids * 8),
+      ox: take(room.ids * 8),
+      oy: take(room.ids * 8),
+    };
+    const memory = this.x.memory;
+    const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
+    if (pages > 0) memory.grow(pages);
+    // Every view is made again over the new layout (and buffer, if the memory grew).
+    this.buffer = memory.buffer;
+    this.xy = new Float64Array(0);
+    this.ids = new Int32Array(0);
+    this.start = new Int32Array(0);
+    this.count = new Int32Array(0);
+    this.idSlot = new Int32Array(0);
+    this.list = new Int32Array(0);
+    this.outCount = new Float64Array(0);
+    this.outX = new Float64Array(0);
+    this.outY = new Float64Array(0);
+    this.listSerial = -1;
+  }
+
+  /** The memory's bytes now (for tests: the views follow it when it grows). */
+  memoryBytes(): number {
+    return this.buffer?.byteLength ?? 0;
+  }
+}
+
+/** base64 to bytes, without Buffer (browsers) or a fetch. */
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** undefined: not tried yet; null: this engine cannot compile it (no WebAssembly or no SIMD). */
+let compiled: SeparationWasm | null | undefined;
+
+/** The kernel, compiled on first use; null where this engine cannot run it. */
+export function separationWasm(): SeparationWasm | null {
+  if (compiled === undefined) {
+    try {
+      const module = new WebAssembly.Module(decode(SEPARATION_WASM));
+      const instance = new WebAssembly.Instance(module, {
+        env: {
+          abort: () => {
+            throw new Error('PointQuadtree: the separation kernel aborted');
+          },
+        },
+      });
+      compiled = new SeparationWasm(instance.exports as unknown as Exports);
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}

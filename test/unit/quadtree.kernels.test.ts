@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { separationWasm } from '../../src/quadtree/kernels/wasm';
+
+describe('WebAssembly kernels', () => {
+  it('the embedded bytes are what npm run build:kernels makes from kernels/separation.ts', () => {
+    // Throws (exit 1, with the reason) when they differ.
+    const out = execFileSync(process.execPath, ['kernels/build.mjs', '--check'], { encoding: 'utf8' });
+    expect(out).toMatch(/matches a rebuild/);
+  }, 120_000);
+
+  it('compiles synchronously in Node (WebAssembly SIMD) and once only', () => {
+    const kernel = separationWasm();
+    expect(kernel).not.toBeNull();
+    expect(separationWasm()).toBe(kernel);
+  });
+});
