@@ -1,12 +1,17 @@
 /**
  * The scene's frame in Node (the simulation is DOM-free): 10,000 and 100,000 wandering enemies on the
- * default level with crowd mode on at the default crowd radius. Prints the median of each phase per frame,
- * and the O(n²) crowd scan's cost per pair (where DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
+ * default level with crowd mode on at the default crowd radius, with the crowd's WebAssembly kernel and again
+ * with its JavaScript one. Prints the median of each phase per frame, and the O(n²) crowd scan's cost per
+ * pair (where DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
  *
  *   npx tsx --expose-gc bench/scene.ts [--frames 60] [--maxItems 8]
+ *
+ * Columns: crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
+ * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
  */
 
 import { readFileSync } from 'node:fs';
+import { separationKernel, setSeparationKernel } from '../src/quadtree';
 import { Crowd, pairsChecked } from '../src/sim/crowd';
 import { ChangeList } from '../src/sim/detection';
 import { defaultLevel, type Level, parseLevel } from '../src/sim/level';
@@ -97,13 +102,17 @@ console.log(
   `scene frame in Node ${process.version}, default level 200 x 200, crowd radius ${DEFAULT_SETTINGS.crowdRadius}, moving at speed ${DEFAULT_SETTINGS.speed}, maxItems ${MAX_ITEMS}, minSize ${DEFAULT_SETTINGS.minSize}`,
 );
 console.log(`median of ${FRAMES} frames after ${WARMUP_FRAMES} warm-up frames, ms per frame`);
-console.log(' enemies    frame    crowd  (pairs) (separ.)   wander     tree     pairs');
-for (const n of [10_000, 100_000]) console.log(frameRow(n));
+console.log(' enemies    frame    crowd  (pairs) (separ.)   wander     tree     pairs  kernel');
+for (const kernel of ['auto', 'js'] as const) {
+  setSeparationKernel(kernel);
+  for (const n of [10_000, 100_000]) console.log(`${frameRow(n)}  ${separationKernel()}`);
+}
+setSeparationKernel('auto');
 const swarm = levelFile('swarm');
 console.log(
   `level swarm (${swarm.width} x ${swarm.depth}, ${swarm.settings.distribution}, its own maxItems ${swarm.settings.maxItems}, minSize ${swarm.settings.minSize}):`,
 );
-console.log(frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }));
+console.log(`${frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems })}  ${separationKernel()}`);
 const ns = bruteNsPerPair(5000);
 console.log(
   `O(n²) crowd scan: ${ns.toFixed(2)} ns per pair (5,000 enemies); 200 ms a frame reached at about ${Math.round(Math.sqrt((2 * 200e6) / ns)).toLocaleString('en-US')} enemies`,

@@ -97,6 +97,7 @@ export class App {
     crowdMs: 0,
     crowdBrute: false,
     crowdBruteRefused: false,
+    crowdKernel: 'js',
     bruteMs: 0,
     bruteMeasured: false,
   };
@@ -292,6 +293,7 @@ export class App {
     h.crowdMs = sim.crowdMs();
     h.crowdBrute = crowd.brute;
     h.crowdBruteRefused = crowd.bruteRefused;
+    h.crowdKernel = crowd.kernel;
     h.bruteMs = crowd.bruteMs;
     h.bruteMeasured = crowd.bruteMeasured;
     this.hud.update(h);

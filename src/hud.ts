@@ -42,6 +42,8 @@ export interface HudFrame {
   /** The crowd's pairs came from an O(n²) scan; or brute force was asked for and refused (too slow). */
   crowdBrute: boolean;
   crowdBruteRefused: boolean;
+  /** The tree's kernel that found them: 'wasm-simd' or 'js' (the JavaScript fallback). */
+  crowdKernel: string;
   /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
   bruteMs: number;
   bruteMeasured: boolean;
@@ -139,7 +141,8 @@ export class Hud {
     this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
     if (f.crowd) {
-      const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? 'tree: brute force refused' : 'tree';
+      const tree = `tree, ${f.crowdKernel}`;
+      const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
       this.set(

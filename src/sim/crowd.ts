@@ -6,7 +6,7 @@
  *
  * Nothing here allocates per frame: the counts, pushes and flags are sized once for every enemy.
  */
-import type { PointQuadtree } from '../quadtree';
+import { type PointQuadtree, separationKernel } from '../quadtree';
 import type { ChangeList } from './detection';
 import { clamp, type GroundRect } from './world';
 
@@ -41,6 +41,8 @@ export class Crowd {
   bruteMeasured = false;
   /** The O(n²) scan's cost per pair, ns: {@link DEFAULT_NS_PER_PAIR} until a scan of this page measured it. */
   nsPerPair = DEFAULT_NS_PER_PAIR;
+  /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
+  kernel: string = separationKernel();
   /** The radius the counts and pushes were last computed at (NaN before the first time). */
   radius = Number.NaN;
   /** Neighbours of each enemy within the radius (written by {@link computePushes}). */
@@ -128,6 +130,7 @@ export class Crowd {
     } else {
       // Tree x, y are world x, z (world.ts): the tree's sums are the pushes along world x and z.
       this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
+      this.kernel = separationKernel();
       this.bruteMs = estimate;
       this.bruteMeasured = false;
     }

@@ -2,6 +2,7 @@ import { Color } from 'three';
 import { describe, expect, it } from 'vitest';
 import { COLORS } from '../../src/colors';
 import { EnemyPalette } from '../../src/enemies';
+import { setSeparationKernel } from '../../src/quadtree';
 import { BRUTE_BUDGET_MS, Crowd } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
 import { defaultLevel, parseLevel } from '../../src/sim/level';
@@ -137,6 +138,33 @@ describe('Simulation crowd mode', () => {
     expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, 10));
     expectPushes(sim, 10);
   });
+
+  it.each([
+    ['auto', 'wasm-simd'],
+    ['js', 'js'],
+  ] as const)(
+    'seed 23: the tree kernel asked as %s runs %s and gives brute force counts and pushes',
+    (asked, runs) => {
+      setSeparationKernel(asked);
+      try {
+        const sim = makeSim({
+          seed: 23,
+          distribution: 'clustered',
+          enemies: 1500,
+          crowdMode: true,
+          moving: true,
+        });
+        frame(sim);
+        frame(sim);
+        expect(sim.crowd.kernel).toBe(runs);
+        const r = DEFAULT_SETTINGS.crowdRadius;
+        expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, r));
+        expectPushes(sim, r);
+      } finally {
+        setSeparationKernel('auto');
+      }
+    },
+  );
 
   it('refuses brute force where one scan would exceed the budget, and uses the tree', () => {
     const crowd = new Crowd(10);
