@@ -6,7 +6,9 @@
  *
  *   npx tsx --expose-gc bench/scene.ts [--frames 60] [--maxItems 8]
  *
- * Columns: crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
+ * Columns: frame is wall time; frame cpu the process's CPU time over the same frame (user + system, which
+ * other processes on a busy machine inflate less than wall time; it includes the GC's helper threads).
+ * crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
  * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
  */
 
@@ -53,6 +55,7 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
   const px = level.player.x;
   const pz = level.player.z;
   const frame: number[] = [];
+  const cpu: number[] = [];
   const crowd: number[] = [];
   const separate: number[] = [];
   const find: number[] = [];
@@ -61,13 +64,16 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
   const pairs: number[] = [];
   gc();
   for (let f = 0; f < WARMUP_FRAMES + FRAMES; f++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     sim.beginFrame();
     sim.applyRequested();
     sim.step(DT, px, pz);
     const ms = performance.now() - t0;
+    const used = process.cpuUsage(c0);
     if (f < WARMUP_FRAMES) continue;
     frame.push(ms);
+    cpu.push((used.user + used.system) / 1000);
     crowd.push(sim.crowdMs());
     separate.push(sim.separateMs);
     find.push(sim.crowd.ms);
@@ -77,7 +83,7 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
     sink(sim.crowd.pairs);
   }
   return (
-    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(crowd))} ${fmt(median(find))} ` +
+    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(median(crowd))} ${fmt(median(find))} ` +
     `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}`
   );
 }
@@ -102,7 +108,7 @@ console.log(
   `scene frame in Node ${process.version}, default level 200 x 200, crowd radius ${DEFAULT_SETTINGS.crowdRadius}, moving at speed ${DEFAULT_SETTINGS.speed}, maxItems ${MAX_ITEMS}, minSize ${DEFAULT_SETTINGS.minSize}`,
 );
 console.log(`median of ${FRAMES} frames after ${WARMUP_FRAMES} warm-up frames, ms per frame`);
-console.log(' enemies    frame    crowd  (pairs) (separ.)   wander     tree     pairs  kernel');
+console.log(' enemies    frame      cpu    crowd  (pairs) (separ.)   wander     tree     pairs  kernel');
 for (const kernel of ['auto', 'js'] as const) {
   setSeparationKernel(kernel);
   for (const n of [10_000, 100_000]) console.log(`${frameRow(n)}  ${separationKernel()}`);
