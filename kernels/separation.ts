@@ -53,7 +53,8 @@ function addPair(
 }
 
 /**
- * For each of the `pairs` leaf pairs at `list` (stride 2 i32 node numbers, a leaf with itself as (n, n)),
+ * For each of the `pairs` leaf pairs at `list` (stride 2 i32 node numbers, a leaf with itself as (n, n),
+ * the second stored as ~b where the pair is sparse: see leafPairsWithin in src/quadtree/separation.ts),
  * with each leaf's first slot and item count read from `start` / `count` (i32 per node), every pair of
  * items within reach adds to the per-slot count and sums (f64 arrays at cnt, sx, sy, one slot of padding
  * past `slots`; zeroed here). `xy` holds f64 x, y per slot (one slot of padding), `ids` the i32 id per
@@ -88,14 +89,41 @@ export function accumulate(
   let found: i32 = 0;
   for (let k = 0; k < pairs; k++) {
     const a = load<i32>(list + ((<usize>k) << 3));
-    const b = load<i32>(list + ((<usize>k) << 3), 4);
+    const marked = load<i32>(list + ((<usize>k) << 3), 4);
+    // A sparse pair (leaves much wider than the radius, marked ~b): most candidates are out of reach.
+    const sparse = marked < 0;
+    const b = sparse ? ~marked : marked;
     const sa = load<i32>(start + ((<usize>a) << 2));
     const ea = sa + load<i32>(count + ((<usize>a) << 2));
     const self = a === b;
     const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
     const eb = sb + load<i32>(count + ((<usize>b) << 2));
+    // A sparse cross pair: b's items' bounding box, to skip the items of a out of reach of all of them.
+    let bx0 = Infinity;
+    let by0 = Infinity;
+    let bx1 = -Infinity;
+    let by1 = -Infinity;
+    const prune = sparse && !self;
+    if (prune) {
+      for (let j = sb; j < eb; j++) {
+        const pj = xy + ((<usize>j) << 4);
+        const x = load<f64>(pj);
+        const y = load<f64>(pj, 8);
+        bx0 = Math.min(bx0, x);
+        bx1 = Math.max(bx1, x);
+        by0 = Math.min(by0, y);
+        by1 = Math.max(by1, y);
+      }
+    }
     for (let i = sa; i < ea; i++) {
       const pi = xy + ((<usize>i) << 4);
+      if (prune) {
+        const x = load<f64>(pi);
+        const y = load<f64>(pi, 8);
+        const gx = (x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0) * s;
+        const gy = (y < by0 ? by0 - y : y > by1 ? y - by1 : 0) * s;
+        if (gx * gx + gy * gy > rs * rs) continue;
+      }
       const xi = f64x2.splat(load<f64>(pi));
       const yi = f64x2.splat(load<f64>(pi, 8));
       let n = zero;
@@ -111,6 +139,8 @@ export function accumulate(
         let m = f64x2.le(d2, r2);
         // Past the leaf's last item (an odd count): lane 1 is the padding or another leaf's slot.
         if (j + 1 === eb) m = v128.and(m, lane0);
+        // Sparse: skip the math where neither lane is in reach (then the branch is well predicted).
+        if (sparse && !v128.any_true(m)) continue;
         if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
           // Rare: one by one.
           if (i64x2.extract_lane(m, 0) !== 0) {

@@ -19,6 +19,7 @@
 
 import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
+import { pointRectDist2 } from './geometry';
 import { separationWasm } from './kernels/wasm';
 import { gap2 } from './pairs';
 import { NodeStack } from './stack';
@@ -75,7 +76,10 @@ export class SeparationScratch {
 
 /**
  * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, every leaf
- * with itself) into `sc.leafPairs`; returns how many pairs of leaves. "Within reach" is decided by the
+ * with itself) into `sc.leafPairs`; returns how many pairs of leaves. A pair where either leaf is more than
+ * {@link SPARSE} radii wide is stored as (a, ~b): there most candidates are out of reach, so the kernels
+ * skip the items of a far from b and test before any math (where leaves are about a radius wide, as in a
+ * dense crowd, the math on every candidate without a branch is faster). "Within reach" is decided by the
  * nodes' loose rectangles alone (not by their counts), so the list depends only on the node structure and
  * the radius: it is kept while the tree's `version` and the radius stay the same (items moving between
  * existing leaves change neither), and the kernels read each leaf's start and count afresh.
@@ -105,7 +109,9 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
         sc.leafPairs = list;
       }
       list[2 * n] = a;
-      list[2 * n + 1] = b;
+      // Leaves much wider than the radius: most candidates are out of reach, so the kernels skip items
+      // far from the other leaf and candidates out of reach before any math (~b marks such a pair).
+      list[2 * n + 1] = side(rect, a) > SPARSE * radius || side(rect, b) > SPARSE * radius ? ~b : b;
       n++;
       continue;
     }
@@ -144,20 +150,31 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
   return n;
 }
 
+/** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */
+export const SPARSE = 3;
+
+/** The longer side of node n's rectangle. */
+function side(r: Float64Array, n: number): number {
+  const p = n << 2;
+  return Math.max(r[p + 2] - r[p], r[p + 3] - r[p + 1]);
+}
+
 function area(r: Float64Array, n: number): number {
   const p = n << 2;
   return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
 }
 
 /**
- * The JavaScript kernel: for the first `pairs` leaf pairs of `list`, every pair of items within reach adds
- * to the per-slot count / sumX / sumY (zeroed by the caller). Returns the number of item pairs. Differences
+ * The JavaScript kernel: for the first `pairs` leaf pairs of `list` (a sparse pair's second leaf stored as
+ * ~b: see leafPairsWithin; `rect` the loose rectangles), every pair of items within reach adds to the
+ * per-slot count / sumX / sumY (zeroed by the caller). Returns the number of item pairs. Differences
  * are taken times `s` (distanceScale) so squares neither overflow nor underflow; the push is the same
  * either way, since (dx s) (1 / (d s) - 1 / (r s)) = dx (1 / d - 1 / r).
  */
 export function accumulate(
   list: Int32Array,
   pairs: number,
+  rect: Float64Array,
   start: Int32Array,
   nodeCount: Int32Array,
   xy: Float64Array,
@@ -174,16 +191,27 @@ export function accumulate(
   let found = 0;
   for (let k = 0; k < pairs; k++) {
     const a = list[2 * k];
-    const b = list[2 * k + 1];
+    const marked = list[2 * k + 1];
+    const sparse = marked < 0;
+    const b = sparse ? ~marked : marked;
     const sa = start[a];
     const ea = sa + nodeCount[a];
     // A leaf with itself: j > i; two leaves: every j of b.
     const self = a === b;
     const sb = self ? sa : start[b];
     const eb = sb + nodeCount[b];
+    const pb = b << 2;
     for (let i = sa; i < ea; i++) {
       const x = xy[i << 1];
       const y = xy[(i << 1) + 1];
+      // Sparse pair: skip an item whose own distance to b's rectangle is already too far.
+      if (
+        sparse &&
+        !self &&
+        pointRectDist2(x, y, rect[pb], rect[pb + 1], rect[pb + 2], rect[pb + 3], s) > r2
+      ) {
+        continue;
+      }
       let n = 0;
       let px = 0;
       let py = 0;
@@ -340,6 +368,7 @@ export function separationInto(
   const found = accumulate(
     sc.leafPairs,
     leafPairs,
+    t.nodeLoose,
     t.nodeStart,
     t.nodeCount,
     pool.xy,
