@@ -73,6 +73,7 @@ export function accumulate(
   slots: i32,
   radius: f64,
   s: f64,
+  temp: usize,
 ): i32 {
   const bytes = (<usize>slots + 2) << 3;
   memory.fill(cnt, 0, bytes);
@@ -90,6 +91,20 @@ export function accumulate(
   for (let k = 0; k < pairs; k++) {
     const a = load<i32>(list + ((<usize>k) << 3));
     const marked = load<i32>(list + ((<usize>k) << 3), 4);
+    if (marked >= 0) {
+      // A run of dense pairs of leaf a (the list is sorted by its first leaf): one group.
+      let k2 = k + 1;
+      while (
+        k2 < pairs &&
+        load<i32>(list + ((<usize>k2) << 3)) === a &&
+        load<i32>(list + ((<usize>k2) << 3), 4) >= 0
+      ) {
+        k2++;
+      }
+      found += denseGroup(xy, ids, start, count, list, k, k2, a, cnt, sx, sy, slots, radius, s, temp);
+      k = k2 - 1;
+      continue;
+    }
     // A sparse pair (leaves much wider than the radius, marked ~b): most candidates are out of reach.
     const sparse = marked < 0;
     const b = sparse ? ~marked : marked;
@@ -173,6 +188,162 @@ export function accumulate(
       store<f64>(sy + o, load<f64>(sy + o) + f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1));
       found += <i32>ni;
     }
+  }
+  return found;
+}
+
+/**
+ * The dense pairs k..k2-1 of the list, all of leaf a: the items of a's partner leaves are gathered into
+ * one row at `temp` (x, y, slot; padded with a NaN item, which is never in reach), so each item of a scans
+ * one long row instead of a short one per partner; the row's sums go back to the slots at the end.
+ * Returns the pairs found.
+ */
+function denseGroup(
+  xy: usize,
+  ids: usize,
+  start: usize,
+  count: usize,
+  list: usize,
+  k: i32,
+  k2: i32,
+  a: i32,
+  cnt: usize,
+  sx: usize,
+  sy: usize,
+  slots: i32,
+  radius: f64,
+  s: f64,
+  temp: usize,
+): i32 {
+  const cap = (<usize>slots + 2) << 3;
+  const txs = temp;
+  const tys = txs + cap;
+  const tc = tys + cap;
+  const tx = tc + cap;
+  const ty = tx + cap;
+  const tsl = ty + cap;
+  let m = 0;
+  let self = false;
+  for (let q = k; q < k2; q++) {
+    const b = load<i32>(list + ((<usize>q) << 3), 4);
+    if (b === a) {
+      self = true;
+      continue;
+    }
+    const sb = load<i32>(start + ((<usize>b) << 2));
+    const eb = sb + load<i32>(count + ((<usize>b) << 2));
+    for (let j = sb; j < eb; j++) {
+      const pj = xy + ((<usize>j) << 4);
+      store<f64>(txs + ((<usize>m) << 3), load<f64>(pj));
+      store<f64>(tys + ((<usize>m) << 3), load<f64>(pj, 8));
+      store<i32>(tsl + ((<usize>m) << 2), j);
+      m++;
+    }
+  }
+  store<f64>(txs + ((<usize>m) << 3), NaN);
+  store<f64>(tys + ((<usize>m) << 3), NaN);
+  store<i32>(tsl + ((<usize>m) << 2), -1);
+  const rowBytes = (<usize>m + 2) << 3;
+  memory.fill(tc, 0, rowBytes);
+  memory.fill(tx, 0, rowBytes);
+  memory.fill(ty, 0, rowBytes);
+  const rs = radius * s;
+  const inverse = 1 / rs;
+  const r2 = f64x2.splat(rs * rs);
+  const inv = f64x2.splat(inverse);
+  const sv = f64x2.splat(s);
+  const one = f64x2.splat(1);
+  const zero = f64x2.splat(0);
+  const lane0 = i64x2(-1, 0);
+  const sa = load<i32>(start + ((<usize>a) << 2));
+  const ea = sa + load<i32>(count + ((<usize>a) << 2));
+  let found: i32 = 0;
+  for (let i = sa; i < ea; i++) {
+    const pi = xy + ((<usize>i) << 4);
+    const xi = f64x2.splat(load<f64>(pi));
+    const yi = f64x2.splat(load<f64>(pi, 8));
+    let n = zero;
+    let px = zero;
+    let py = zero;
+    // The partners' row: the NaN pad fails the test, so no lane mask is needed.
+    for (let t = 0; t < m; t += 2) {
+      const o = (<usize>t) << 3;
+      const dx = f64x2.mul(f64x2.sub(v128.load(txs + o), xi), sv);
+      const dy = f64x2.mul(f64x2.sub(v128.load(tys + o), yi), sv);
+      const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
+      const hit = f64x2.le(d2, r2);
+      if (v128.any_true(v128.and(hit, f64x2.eq(d2, zero)))) {
+        // Rare: one by one, straight into the slots' sums.
+        if (i64x2.extract_lane(hit, 0) !== 0) {
+          addPair(xy, ids, cnt, sx, sy, i, load<i32>(tsl + ((<usize>t) << 2)), s, inverse, radius);
+          found++;
+        }
+        if (i64x2.extract_lane(hit, 1) !== 0) {
+          addPair(xy, ids, cnt, sx, sy, i, load<i32>(tsl + ((<usize>t) << 2), 4), s, inverse, radius);
+          found++;
+        }
+        continue;
+      }
+      const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
+      const ux = v128.and(f64x2.mul(dx, w), hit);
+      const uy = v128.and(f64x2.mul(dy, w), hit);
+      const c = v128.and(one, hit);
+      n = f64x2.add(n, c);
+      px = f64x2.sub(px, ux);
+      py = f64x2.sub(py, uy);
+      v128.store(tc + o, f64x2.add(v128.load(tc + o), c));
+      v128.store(tx + o, f64x2.add(v128.load(tx + o), ux));
+      v128.store(ty + o, f64x2.add(v128.load(ty + o), uy));
+    }
+    // Leaf a with itself: j > i, straight into the slots' sums.
+    if (self) {
+      for (let j = i + 1; j < ea; j += 2) {
+        const pj = xy + ((<usize>j) << 4);
+        const p0 = v128.load(pj);
+        const p1 = v128.load(pj, 16);
+        const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
+        const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
+        const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
+        let hit = f64x2.le(d2, r2);
+        if (j + 1 === ea) hit = v128.and(hit, lane0);
+        if (v128.any_true(v128.and(hit, f64x2.eq(d2, zero)))) {
+          if (i64x2.extract_lane(hit, 0) !== 0) {
+            addPair(xy, ids, cnt, sx, sy, i, j, s, inverse, radius);
+            found++;
+          }
+          if (i64x2.extract_lane(hit, 1) !== 0) {
+            addPair(xy, ids, cnt, sx, sy, i, j + 1, s, inverse, radius);
+            found++;
+          }
+          continue;
+        }
+        const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
+        const ux = v128.and(f64x2.mul(dx, w), hit);
+        const uy = v128.and(f64x2.mul(dy, w), hit);
+        const c = v128.and(one, hit);
+        n = f64x2.add(n, c);
+        px = f64x2.sub(px, ux);
+        py = f64x2.sub(py, uy);
+        const o = (<usize>j) << 3;
+        v128.store(cnt + o, f64x2.add(v128.load(cnt + o), c));
+        v128.store(sx + o, f64x2.add(v128.load(sx + o), ux));
+        v128.store(sy + o, f64x2.add(v128.load(sy + o), uy));
+      }
+    }
+    const o = (<usize>i) << 3;
+    const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+    store<f64>(cnt + o, load<f64>(cnt + o) + ni);
+    store<f64>(sx + o, load<f64>(sx + o) + f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1));
+    store<f64>(sy + o, load<f64>(sy + o) + f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1));
+    found += <i32>ni;
+  }
+  // The row's sums back to its slots.
+  for (let t = 0; t < m; t++) {
+    const q = (<usize>load<i32>(tsl + ((<usize>t) << 2))) << 3;
+    const o = (<usize>t) << 3;
+    store<f64>(cnt + q, load<f64>(cnt + q) + load<f64>(tc + o));
+    store<f64>(sx + q, load<f64>(sx + q) + load<f64>(tx + o));
+    store<f64>(sy + q, load<f64>(sy + q) + load<f64>(ty + o));
   }
   return found;
 }

@@ -64,6 +64,9 @@ export class SeparationScratch {
   readonly walk = new NodeStack(256);
   /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
   leafPairs = new Int32Array(1024);
+  /** sortByFirst's scratch: per node, where its pairs go; and the other list buffer. */
+  firstAt = new Int32Array(0);
+  sorted = new Int32Array(0);
   /** The tree version, radius and pair count the list was made for (version -1: none yet). */
   listVersion = -1;
   listRadius = 0;
@@ -143,11 +146,34 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
       stack[sp++] = other;
     }
   }
+  sortByFirst(sc, n, t.nodeTop);
   sc.listVersion = t.version;
   sc.listRadius = radius;
   sc.listStamp++;
   sc.listPairs = n;
   return n;
+}
+
+/**
+ * Sorts the first `n` leaf pairs of the list by their first leaf (a counting sort over the node numbers
+ * below `nodes`), so that the WebAssembly kernel finds each leaf's pairs together.
+ */
+function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
+  if (sc.firstAt.length < nodes + 1) sc.firstAt = new Int32Array(Math.max(nodes + 1, sc.firstAt.length * 2));
+  if (sc.sorted.length < sc.leafPairs.length) sc.sorted = new Int32Array(sc.leafPairs.length);
+  const at = sc.firstAt;
+  const list = sc.leafPairs;
+  const out = sc.sorted;
+  at.fill(0, 0, nodes + 1);
+  for (let k = 0; k < n; k++) at[list[2 * k] + 1]++;
+  for (let v = 0; v < nodes; v++) at[v + 1] += at[v];
+  for (let k = 0; k < n; k++) {
+    const q = at[list[2 * k]]++;
+    out[2 * q] = list[2 * k];
+    out[2 * q + 1] = list[2 * k + 1];
+  }
+  sc.sorted = list;
+  sc.leafPairs = out;
 }
 
 /** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */

@@ -11,6 +11,7 @@
  *   list    i32 leaf pairs, stride 2           idSlot i32 per id
  *   cnt, sx, sy   f64 per slot (+ 2 padding): the per-slot sums
  *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
+ *   temp    the kernel's row of one leaf's partners: 6 arrays of (slots + 2) entries
  * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
  * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
  */
@@ -33,6 +34,7 @@ interface Exports {
     slots: number,
     radius: number,
     s: number,
+    temp: number,
   ): number;
   scatter(
     idSlot: number,
@@ -75,6 +77,7 @@ export class SeparationWasm {
     oc: 0,
     ox: 0,
     oy: 0,
+    temp: 0,
   };
   // Views of the regions, matching the source arrays' lengths (made again when a length changes).
   private xy = new Float64Array(0);
@@ -160,6 +163,7 @@ export class SeparationWasm {
       slots,
       radius,
       s,
+      at.temp,
     );
     this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
     counts.set(this.outCount);
@@ -201,6 +205,8 @@ export class SeparationWasm {
       oc: take(room.ids * 8),
       ox: take(room.ids * 8),
       oy: take(room.ids * 8),
+      // One leaf's partners in a row: x, y, count, sum x, sum y (f64) and slot (i32) per item.
+      temp: take(pad * 8 * 6),
     };
     const memory = this.x.memory;
     const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
