@@ -89,19 +89,20 @@ export function accumulate(
   const lane0 = i64x2(-1, 0);
   let found: i32 = 0;
   for (let k = 0; k < pairs; k++) {
-    const a = load<i32>(list + ((<usize>k) << 3));
+    const first = load<i32>(list + ((<usize>k) << 3));
     const marked = load<i32>(list + ((<usize>k) << 3), 4);
-    if (marked >= 0) {
-      // A run of dense pairs of leaf a (the list is sorted by its first leaf): one group.
+    const a = first & 0x3fffffff;
+    if (first === a) {
+      // Not wide: a run of pairs of leaf a alike (the list is sorted by first leaf) is one group.
       let k2 = k + 1;
       while (
         k2 < pairs &&
-        load<i32>(list + ((<usize>k2) << 3)) === a &&
-        load<i32>(list + ((<usize>k2) << 3), 4) >= 0
+        load<i32>(list + ((<usize>k2) << 3)) === first &&
+        load<i32>(list + ((<usize>k2) << 3), 4) < 0 === marked < 0
       ) {
         k2++;
       }
-      found += denseGroup(xy, ids, start, count, list, k, k2, a, cnt, sx, sy, slots, radius, s, temp);
+      found += group(xy, ids, start, count, list, k, k2, a, marked < 0, cnt, sx, sy, slots, radius, s, temp);
       k = k2 - 1;
       continue;
     }
@@ -193,12 +194,12 @@ export function accumulate(
 }
 
 /**
- * The dense pairs k..k2-1 of the list, all of leaf a: the items of a's partner leaves are gathered into
+ * The pairs k..k2-1 of the list, all of leaf a and all sparse or all dense: the items of a's partners are gathered into
  * one row at `temp` (x, y, slot; padded with a NaN item, which is never in reach), so each item of a scans
  * one long row instead of a short one per partner; the row's sums go back to the slots at the end.
  * Returns the pairs found.
  */
-function denseGroup(
+function group(
   xy: usize,
   ids: usize,
   start: usize,
@@ -207,6 +208,7 @@ function denseGroup(
   k: i32,
   k2: i32,
   a: i32,
+  sparse: bool,
   cnt: usize,
   sx: usize,
   sy: usize,
@@ -225,7 +227,8 @@ function denseGroup(
   let m = 0;
   let self = false;
   for (let q = k; q < k2; q++) {
-    const b = load<i32>(list + ((<usize>q) << 3), 4);
+    const marked = load<i32>(list + ((<usize>q) << 3), 4);
+    const b = sparse ? ~marked : marked;
     if (b === a) {
       self = true;
       continue;
@@ -272,6 +275,8 @@ function denseGroup(
       const dy = f64x2.mul(f64x2.sub(v128.load(tys + o), yi), sv);
       const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
       const hit = f64x2.le(d2, r2);
+      // Sparse: skip the math where neither lane is in reach (then the branch is well predicted).
+      if (sparse && !v128.any_true(hit)) continue;
       if (v128.any_true(v128.and(hit, f64x2.eq(d2, zero)))) {
         // Rare: one by one, straight into the slots' sums.
         if (i64x2.extract_lane(hit, 0) !== 0) {
@@ -306,6 +311,7 @@ function denseGroup(
         const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
         let hit = f64x2.le(d2, r2);
         if (j + 1 === ea) hit = v128.and(hit, lane0);
+        if (sparse && !v128.any_true(hit)) continue;
         if (v128.any_true(v128.and(hit, f64x2.eq(d2, zero)))) {
           if (i64x2.extract_lane(hit, 0) !== 0) {
             addPair(xy, ids, cnt, sx, sy, i, j, s, inverse, radius);

@@ -79,13 +79,11 @@ export class SeparationScratch {
 
 /**
  * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, every leaf
- * with itself) into `sc.leafPairs`; returns how many pairs of leaves. A pair where either leaf is more than
- * {@link SPARSE} radii wide is stored as (a, ~b): there most candidates are out of reach, so the kernels
- * skip the items of a far from b and test before any math (where leaves are about a radius wide, as in a
- * dense crowd, the math on every candidate without a branch is faster). "Within reach" is decided by the
- * nodes' loose rectangles alone (not by their counts), so the list depends only on the node structure and
- * the radius: it is kept while the tree's `version` and the radius stay the same (items moving between
- * existing leaves change neither), and the kernels read each leaf's start and count afresh.
+ * with itself) into `sc.leafPairs`; returns how many pairs of leaves. Where a leaf of the pair is more than
+ * {@link SPARSE} radii wide, many candidates are out of reach: the pair is stored as (a, ~b) and the kernels
+ * test each candidate before any math (where leaves are about a radius wide, as in a dense crowd, doing
+ * the math on every candidate without a branch is faster). Past {@link WIDE_SIDE} radii the pair is stored
+ * as (a | WIDE, ~b): the kernels also skip the items of a out of reach of b, pair by pair.
  */
 export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScratch): number {
   if (sc.listVersion === t.version && sc.listRadius === radius) return sc.listPairs;
@@ -111,10 +109,11 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
         list = grown;
         sc.leafPairs = list;
       }
-      list[2 * n] = a;
-      // Leaves much wider than the radius: most candidates are out of reach, so the kernels skip items
-      // far from the other leaf and candidates out of reach before any math (~b marks such a pair).
-      list[2 * n + 1] = side(rect, a) > SPARSE * radius || side(rect, b) > SPARSE * radius ? ~b : b;
+      // Leaves wider than the radius: many candidates are out of reach, so the kernels test before any
+      // math (~b marks such a pair); far wider (a | WIDE): they also skip the items of a far from b.
+      const longer = Math.max(side(rect, a), side(rect, b));
+      list[2 * n] = longer > WIDE_SIDE * radius ? a | WIDE : a;
+      list[2 * n + 1] = longer > SPARSE * radius ? ~b : b;
       n++;
       continue;
     }
@@ -165,10 +164,10 @@ function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
   const list = sc.leafPairs;
   const out = sc.sorted;
   at.fill(0, 0, nodes + 1);
-  for (let k = 0; k < n; k++) at[list[2 * k] + 1]++;
+  for (let k = 0; k < n; k++) at[(list[2 * k] & NODE) + 1]++;
   for (let v = 0; v < nodes; v++) at[v + 1] += at[v];
   for (let k = 0; k < n; k++) {
-    const q = at[list[2 * k]]++;
+    const q = at[list[2 * k] & NODE]++;
     out[2 * q] = list[2 * k];
     out[2 * q + 1] = list[2 * k + 1];
   }
@@ -177,7 +176,12 @@ function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
 }
 
 /** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */
-export const SPARSE = 3;
+export const SPARSE = 1.5;
+/** ... and "wide" past this many. */
+export const WIDE_SIDE = 3;
+/** The flag of a wide pair on its first leaf's number, and the mask that removes it (node numbers < 2^30). */
+export const WIDE = 1 << 30;
+export const NODE = WIDE - 1;
 
 /** The longer side of node n's rectangle. */
 function side(r: Float64Array, n: number): number {
@@ -216,7 +220,7 @@ export function accumulate(
   const inverse = 1 / rs;
   let found = 0;
   for (let k = 0; k < pairs; k++) {
-    const a = list[2 * k];
+    const a = list[2 * k] & NODE;
     const marked = list[2 * k + 1];
     const sparse = marked < 0;
     const b = sparse ? ~marked : marked;
