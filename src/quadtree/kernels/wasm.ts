@@ -1,7 +1,8 @@
 /**
  * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts, built into
  * separationWasm.ts by `npm run build:kernels`): compiled synchronously from the embedded bytes the first
- * time it is asked for (the module is ~2 kB). Where WebAssembly or its SIMD is missing, compiling fails
+ * time it is asked for. The module must stay under 4 KB (a test checks): Chrome has refused synchronous
+ * compiles of larger buffers on the main thread (then the JavaScript kernel would run). Where WebAssembly or its SIMD is missing, compiling fails
  * once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
  *
  * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
