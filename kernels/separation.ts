@@ -237,8 +237,13 @@ function group(
     const eb = sb + load<i32>(count + ((<usize>b) << 2));
     for (let j = sb; j < eb; j++) {
       const pj = xy + ((<usize>j) << 4);
-      store<f64>(txs + ((<usize>m) << 3), load<f64>(pj));
-      store<f64>(tys + ((<usize>m) << 3), load<f64>(pj, 8));
+      const o = (<usize>m) << 3;
+      store<f64>(txs + o, load<f64>(pj));
+      store<f64>(tys + o, load<f64>(pj, 8));
+      // The row's sums start at 0 (stores, not memory.fill: a call per leaf costs more than the row).
+      store<f64>(tc + o, 0);
+      store<f64>(tx + o, 0);
+      store<f64>(ty + o, 0);
       store<i32>(tsl + ((<usize>m) << 2), j);
       m++;
     }
@@ -246,10 +251,10 @@ function group(
   store<f64>(txs + ((<usize>m) << 3), NaN);
   store<f64>(tys + ((<usize>m) << 3), NaN);
   store<i32>(tsl + ((<usize>m) << 2), -1);
-  const rowBytes = (<usize>m + 2) << 3;
-  memory.fill(tc, 0, rowBytes);
-  memory.fill(tx, 0, rowBytes);
-  memory.fill(ty, 0, rowBytes);
+  // The pad's sums (the second lane of the last step when m is odd).
+  store<f64>(tc + ((<usize>m) << 3), 0);
+  store<f64>(tx + ((<usize>m) << 3), 0);
+  store<f64>(ty + ((<usize>m) << 3), 0);
   const rs = radius * s;
   const inverse = 1 / rs;
   const r2 = f64x2.splat(rs * rs);
