@@ -13,8 +13,8 @@
  * each leaf pair and accumulates per slot (a leaf's slots are contiguous, so the writes of the inner loop
  * go to consecutive memory and the outer item's sums stay in registers); a last pass hands the slot sums
  * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); its WebAssembly SIMD
- * twin (kernels/wasm.ts) runs instead wherever it compiles, unless {@link setSeparationKernel} asks for
- * JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
+ * twin (kernels/wasm.ts, which also walks the leaf pairs itself, the same walk) runs instead wherever it
+ * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
 import { checkRadius, describe, NAME } from './checks';
@@ -372,9 +372,9 @@ export function separationInto(
   const sc = t.pairs.separation;
   const pool = t.pool;
   const slots = pool.top;
-  const leafPairs = leafPairsWithin(t, radius, sc);
   const wasm = wanted === 'auto' ? separationWasm() : null;
   if (wasm !== null) {
+    // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
     return wasm.run(
       pool.xy,
       pool.ids,
@@ -382,18 +382,22 @@ export function separationInto(
       t.nodeStart,
       t.nodeCount,
       t.idSlot,
-      sc.leafPairs,
-      leafPairs,
+      t.nodeLoose,
+      t.nodeChild,
+      t.nodeTop,
       sc.serial,
-      sc.listStamp,
+      t.version,
       radius,
       distanceScale(radius),
+      SPARSE * radius,
+      WIDE_SIDE * radius,
       counts,
       sumX,
       sumY,
       end,
     );
   }
+  const leafPairs = leafPairsWithin(t, radius, sc);
   slotSums(sc, slots);
   const found = accumulate(
     sc.leafPairs,

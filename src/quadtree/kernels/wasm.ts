@@ -1,15 +1,17 @@
 /**
  * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts, built into
  * separationWasm.ts by `npm run build:kernels`): compiled synchronously from the embedded bytes the first
- * time it is asked for. The module must stay under 4 KB (a test checks): Chrome has refused synchronous
- * compiles of larger buffers on the main thread (then the JavaScript kernel would run). Where WebAssembly or its SIMD is missing, compiling fails
- * once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
+ * time it is asked for. Keep the module small (a test keeps it under 8 KB): browsers may refuse to compile
+ * large modules synchronously on the main thread (Chrome's limit used to be 4 KB; the browser tests'
+ * Chromium compiles this ~5 KB one). Where WebAssembly, its SIMD or the synchronous compile is refused,
+ * compiling fails once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
  *
  * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
  *   xy      f64 x, y per slot, plus one slot of padding (the kernel reads two candidates at a time)
  *   ids     i32 per slot (+ padding)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
- *   list    i32 leaf pairs, stride 2           idSlot i32 per id
+ *   list    i32 leaf pairs, stride 2, as walked; sorted: the same sorted by first leaf; idSlot i32 per id
+ *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt i32 per node
  *   cnt, sx, sy   f64 per slot (+ 2 padding): the per-slot sums
  *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
  *   temp    the kernel's row of one leaf's partners: 6 arrays of (slots + 2) entries
@@ -37,6 +39,19 @@ interface Exports {
     s: number,
     temp: number,
   ): number;
+  walk(
+    rect: number,
+    child: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+    stack: number,
+    stackCap: number,
+    list: number,
+    listCap: number,
+  ): number;
+  sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
   scatter(
     idSlot: number,
     end: number,
@@ -55,6 +70,7 @@ interface Room {
   nodes: number;
   pairs: number;
   ids: number;
+  stack: number;
 }
 
 const align = (n: number): number => (n + 15) & ~15;
@@ -63,7 +79,7 @@ const align = (n: number): number => (n + 15) & ~15;
 export class SeparationWasm {
   private readonly x: Exports;
   private readonly base: number;
-  private room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0 };
+  private room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0, stack: 0 };
   // Byte offsets of the regions (see the layout above).
   private at = {
     xy: 0,
@@ -79,6 +95,11 @@ export class SeparationWasm {
     ox: 0,
     oy: 0,
     temp: 0,
+    rect: 0,
+    child: 0,
+    stack: 0,
+    sorted: 0,
+    firstAt: 0,
   };
   // Views of the regions, matching the source arrays' lengths (made again when a length changes).
   private xy = new Float64Array(0);
@@ -86,14 +107,17 @@ export class SeparationWasm {
   private start = new Int32Array(0);
   private count = new Int32Array(0);
   private idSlot = new Int32Array(0);
-  private list = new Int32Array(0);
+  private rect = new Float64Array(0);
+  private child = new Int32Array(0);
   private outCount = new Float64Array(0);
   private outX = new Float64Array(0);
   private outY = new Float64Array(0);
   private buffer: ArrayBuffer | null = null;
-  /** The leaf-pair list now in memory: its scratch's serial and stamp (-1: none). */
+  /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
-  private listStamp = -1;
+  private listVersion = -1;
+  private listRadius = 0;
+  private listPairs = 0;
 
   constructor(exports: Exports) {
     this.x = exports;
@@ -102,8 +126,9 @@ export class SeparationWasm {
 
   /**
    * Runs the kernel over a tree's arrays (each copied in whole: lengths are the arrays' own) and writes the
-   * per-id sums of ids below `end` into the caller's outputs. `list` holds `pairs` leaf pairs; it is copied
-   * only when (`serial`, `stamp`) differ from the last call's. Returns the number of item pairs.
+   * per-id sums of ids below `end` into the caller's outputs. The leaf pairs are walked here, over copies
+   * of `rect` (nodeLoose) and `child`, only when (`serial`, `version`, `radius`) differ from the list in
+   * memory. Returns the number of item pairs.
    */
   run(
     xy: Float64Array,
@@ -112,18 +137,63 @@ export class SeparationWasm {
     start: Int32Array,
     count: Int32Array,
     idSlot: Int32Array,
-    list: Int32Array,
-    pairs: number,
+    rect: Float64Array,
+    child: Int32Array,
+    nodes: number,
     serial: number,
-    stamp: number,
+    version: number,
     radius: number,
     s: number,
+    sparseSide: number,
+    wideSide: number,
     counts: Int32Array | Uint32Array | Float32Array | Float64Array,
     sumX: Float32Array | Float64Array,
     sumY: Float32Array | Float64Array,
     end: number,
   ): number {
-    this.fit(xy.length >> 1, start.length, list.length >> 1, idSlot.length);
+    const guess = Math.max(this.room.pairs, 4 * nodes + 64);
+    this.fit(xy.length >> 1, start.length, guess, idSlot.length, Math.max(this.room.stack, 256));
+    if (serial !== this.listSerial || version !== this.listVersion || radius !== this.listRadius) {
+      for (;;) {
+        const at = this.at;
+        if (this.rect.length !== rect.length)
+          this.rect = new Float64Array(this.x.memory.buffer, at.rect, rect.length);
+        if (this.child.length !== child.length) {
+          this.child = new Int32Array(this.x.memory.buffer, at.child, child.length);
+        }
+        this.rect.set(rect);
+        this.child.set(child);
+        const room = this.room;
+        const n = this.x.walk(
+          at.rect,
+          at.child,
+          radius,
+          s,
+          sparseSide,
+          wideSide,
+          at.stack,
+          room.stack,
+          at.list,
+          room.pairs,
+        );
+        if (n >= 0) {
+          this.x.sortByFirst(at.list, n, nodes, at.firstAt, at.sorted);
+          this.listSerial = serial;
+          this.listVersion = version;
+          this.listRadius = radius;
+          this.listPairs = n;
+          break;
+        }
+        // Out of room (the fit lays everything out again, so the copies above are made again).
+        this.fit(
+          xy.length >> 1,
+          start.length,
+          room.pairs * (n === -1 ? 2 : 1),
+          idSlot.length,
+          room.stack * (n === -2 ? 2 : 1),
+        );
+      }
+    }
     const at = this.at;
     if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
     if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
@@ -144,20 +214,13 @@ export class SeparationWasm {
     this.start.set(start);
     this.count.set(count);
     this.idSlot.set(idSlot);
-    if (serial !== this.listSerial || stamp !== this.listStamp || this.list.length !== list.length) {
-      if (this.list.length !== list.length)
-        this.list = new Int32Array(this.x.memory.buffer, at.list, list.length);
-      this.list.set(list);
-      this.listSerial = serial;
-      this.listStamp = stamp;
-    }
     const found = this.x.accumulate(
       at.xy,
       at.ids,
       at.start,
       at.count,
-      at.list,
-      pairs,
+      at.sorted,
+      this.listPairs,
       at.cnt,
       at.sx,
       at.sy,
@@ -174,9 +237,9 @@ export class SeparationWasm {
   }
 
   /** Lays the regions out again (and grows the memory) when one of them lacks room. */
-  private fit(slots: number, nodes: number, pairs: number, ids: number): void {
+  private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
     const r = this.room;
-    if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids) return;
+    if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids && stack <= r.stack) return;
     const grow = (need: number, have: number): number =>
       need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
     this.room = {
@@ -184,6 +247,7 @@ export class SeparationWasm {
       nodes: grow(nodes, r.nodes),
       pairs: grow(pairs, r.pairs),
       ids: grow(ids, r.ids),
+      stack: grow(stack, r.stack),
     };
     const room = this.room;
     const pad = room.slots + 2;
@@ -208,6 +272,11 @@ export class SeparationWasm {
       oy: take(room.ids * 8),
       // One leaf's partners in a row: x, y, count, sum x, sum y (f64) and slot (i32) per item.
       temp: take(pad * 8 * 6),
+      rect: take(room.nodes * 32),
+      child: take(room.nodes * 4),
+      stack: take(room.stack * 4),
+      sorted: take(room.pairs * 8),
+      firstAt: take((room.nodes + 1) * 4),
     };
     const memory = this.x.memory;
     const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
@@ -219,7 +288,8 @@ export class SeparationWasm {
     this.start = new Int32Array(0);
     this.count = new Int32Array(0);
     this.idSlot = new Int32Array(0);
-    this.list = new Int32Array(0);
+    this.rect = new Float64Array(0);
+    this.child = new Int32Array(0);
     this.outCount = new Float64Array(0);
     this.outX = new Float64Array(0);
     this.outY = new Float64Array(0);
