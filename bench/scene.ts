@@ -1,12 +1,19 @@
 /**
  * The scene's frame in Node (the simulation is DOM-free): 10,000 and 100,000 wandering enemies on the
- * default level with crowd mode on at the default crowd radius. Prints the median of each phase per frame,
- * and the O(n²) crowd scan's cost per pair (where DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
+ * default level with crowd mode on at the default crowd radius, with the crowd's WebAssembly kernel and again
+ * with its JavaScript one. Prints the median of each phase per frame, and the O(n²) crowd scan's cost per
+ * pair (where DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
  *
  *   npx tsx --expose-gc bench/scene.ts [--frames 60] [--maxItems 8]
+ *
+ * Columns: frame is wall time; frame cpu the process's CPU time over the same frame (user + system, which
+ * other processes on a busy machine inflate less than wall time; it includes the GC's helper threads).
+ * crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
+ * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
  */
 
 import { readFileSync } from 'node:fs';
+import { separationKernel, setSeparationKernel } from 'point-quadtree';
 import { Crowd, pairsChecked } from '../src/sim/crowd';
 import { ChangeList } from '../src/sim/detection';
 import { defaultLevel, type Level, parseLevel } from '../src/sim/level';
@@ -48,6 +55,7 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
   const px = level.player.x;
   const pz = level.player.z;
   const frame: number[] = [];
+  const cpu: number[] = [];
   const crowd: number[] = [];
   const separate: number[] = [];
   const find: number[] = [];
@@ -56,13 +64,16 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
   const pairs: number[] = [];
   gc();
   for (let f = 0; f < WARMUP_FRAMES + FRAMES; f++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     sim.beginFrame();
     sim.applyRequested();
     sim.step(DT, px, pz);
     const ms = performance.now() - t0;
+    const used = process.cpuUsage(c0);
     if (f < WARMUP_FRAMES) continue;
     frame.push(ms);
+    cpu.push((used.user + used.system) / 1000);
     crowd.push(sim.crowdMs());
     separate.push(sim.separateMs);
     find.push(sim.crowd.ms);
@@ -72,7 +83,7 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
     sink(sim.crowd.pairs);
   }
   return (
-    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(crowd))} ${fmt(median(find))} ` +
+    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(median(crowd))} ${fmt(median(find))} ` +
     `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}`
   );
 }
@@ -97,13 +108,17 @@ console.log(
   `scene frame in Node ${process.version}, default level 200 x 200, crowd radius ${DEFAULT_SETTINGS.crowdRadius}, moving at speed ${DEFAULT_SETTINGS.speed}, maxItems ${MAX_ITEMS}, minSize ${DEFAULT_SETTINGS.minSize}`,
 );
 console.log(`median of ${FRAMES} frames after ${WARMUP_FRAMES} warm-up frames, ms per frame`);
-console.log(' enemies    frame    crowd  (pairs) (separ.)   wander     tree     pairs');
-for (const n of [10_000, 100_000]) console.log(frameRow(n));
+console.log(' enemies    frame      cpu    crowd  (pairs) (separ.)   wander     tree     pairs  kernel');
+for (const kernel of ['auto', 'js'] as const) {
+  setSeparationKernel(kernel);
+  for (const n of [10_000, 100_000]) console.log(`${frameRow(n)}  ${separationKernel()}`);
+}
+setSeparationKernel('auto');
 const swarm = levelFile('swarm');
 console.log(
   `level swarm (${swarm.width} x ${swarm.depth}, ${swarm.settings.distribution}, its own maxItems ${swarm.settings.maxItems}, minSize ${swarm.settings.minSize}):`,
 );
-console.log(frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }));
+console.log(`${frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems })}  ${separationKernel()}`);
 const ns = bruteNsPerPair(5000);
 console.log(
   `O(n²) crowd scan: ${ns.toFixed(2)} ns per pair (5,000 enemies); 200 ms a frame reached at about ${Math.round(Math.sqrt((2 * 200e6) / ns)).toLocaleString('en-US')} enemies`,

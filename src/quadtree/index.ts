@@ -1,3 +1,4 @@
 export { checkInvariants } from './debug';
 export { PointQuadtree } from './PointQuadtree';
+export { type SeparationKernel, separationKernel, setSeparationKernel } from './separation';
 export type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';

@@ -13,11 +13,12 @@
 import { NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
+import { SeparationScratch } from './separation';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
 
 /** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap), differences times s. */
-function gap2(r: Float64Array, a: number, b: number, s: number): number {
+export function gap2(r: Float64Array, a: number, b: number, s: number): number {
   const pa = a << 2;
   const pb = b << 2;
   const dx = Math.max(0, r[pb] - r[pa + 2], r[pa] - r[pb + 2]) * s;
@@ -218,6 +219,8 @@ function area(r: Float64Array, n: number): number {
 /** pairs.ts's scratch: the join's stack and the pairs forEachPair hands out (grown as needed, then reused). */
 export class PairScratch {
   readonly join = new PairJoin();
+  /** separation.ts: the fused join's walk, leaf-pair list and per-slot sums. */
+  readonly separation = new SeparationScratch();
   pairA = new Int32Array(64);
   pairB = new Int32Array(64);
   nestedPairA = new Int32Array(0);

@@ -1,12 +1,12 @@
 /**
- * Crowd mode, free of three.js: every pair of enemies within the crowd radius (by the tree's all-pairs
- * join, or by an O(n²) scan), which enemies have a neighbour (they are drawn in the crowd colour), and the
- * separation push that makes a wandering crowd spread into personal space.
+ * Crowd mode, free of three.js: for every enemy, how many others are within the crowd radius and the
+ * separation push that makes a wandering crowd spread into personal space, found in one pass (the tree's
+ * fused join `querySeparationInto`, or an O(n²) scan) without storing the pairs; which enemies have a
+ * neighbour (they are drawn in the crowd colour).
  *
- * Nothing here allocates per frame: the pair arrays grow by doubling when they run out of room and are
- * reused; the push arrays and the flags are sized once for every enemy.
+ * Nothing here allocates per frame: the counts, pushes and flags are sized once for every enemy.
  */
-import type { PointQuadtree } from 'point-quadtree';
+import { type PointQuadtree, separationKernel } from 'point-quadtree';
 import type { ChangeList } from './detection';
 import { clamp, type GroundRect } from './world';
 
@@ -28,11 +28,9 @@ export function pairsChecked(n: number): number {
 }
 
 export class Crowd {
-  /** Ids of the pairs found last, in their first {@link pairs} entries (pair k is pairA[k], pairB[k]). */
-  pairA = new Int32Array(1024);
-  pairB = new Int32Array(1024);
+  /** Pairs within the radius at the last {@link find} or {@link computePushes}. */
   pairs = 0;
-  /** Time of the last {@link find}, plus the separation when it ran, ms. */
+  /** Time of the last {@link find} (the pairs, counts and pushes, then the flags), ms. */
   ms = 0;
   /** Whether the last find was an O(n²) scan (brute force asked for and not refused). */
   brute = false;
@@ -43,21 +41,34 @@ export class Crowd {
   bruteMeasured = false;
   /** The O(n²) scan's cost per pair, ns: {@link DEFAULT_NS_PER_PAIR} until a scan of this page measured it. */
   nsPerPair = DEFAULT_NS_PER_PAIR;
-  /** Separation push of each enemy, world units per unit of push (written by {@link computePushes}). */
+  /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
+  kernel: string = separationKernel();
+  /** The radius the counts and pushes were last computed at (NaN before the first time). */
+  radius = Number.NaN;
+  /** Neighbours of each enemy within the radius (written by {@link computePushes}). */
+  readonly counts: Int32Array;
+  /**
+   * Separation push of each enemy, world units per unit of push: the sum over its neighbours of a push away
+   * from each of length (r - d) / r (1 when they coincide, 0 at the radius). Coincident enemies split along
+   * x, the lower id to -x.
+   */
   readonly pushX: Float32Array;
   readonly pushZ: Float32Array;
   /** 1 for an enemy with at least one neighbour within the radius, as of the last {@link find}. */
   private readonly flags: Uint8Array;
-  /** Scratch of the flags being computed. */
-  private readonly nextFlags: Uint8Array;
   /** Ids below this may have a flag set (the count at the last find). */
   private flaggedTop = 0;
+  /** The O(n²) scan's sums (float64, like the tree's). */
+  private readonly scanX: Float64Array;
+  private readonly scanZ: Float64Array;
 
   constructor(capacity: number) {
+    this.counts = new Int32Array(capacity);
     this.pushX = new Float32Array(capacity);
     this.pushZ = new Float32Array(capacity);
     this.flags = new Uint8Array(capacity);
-    this.nextFlags = new Uint8Array(capacity);
+    this.scanX = new Float64Array(capacity);
+    this.scanZ = new Float64Array(capacity);
   }
 
   /** Whether enemy `id` had a neighbour within the radius at the last {@link find}. */
@@ -71,9 +82,10 @@ export class Crowd {
   }
 
   /**
-   * Find every pair of the first `count` enemies within `radius` (closed, like the circle query), by the
-   * tree or, when `bruteForce` is asked and one scan fits {@link BRUTE_BUDGET_MS}, by an O(n²) scan. Then
-   * update the neighbour flags; enemies whose flag changed go to `changes`. Returns the pair count.
+   * Neighbour counts and pushes of the first `count` enemies at `radius` (closed, like the circle query)
+   * and the pair count, by the tree or, when `bruteForce` is asked and one scan fits
+   * {@link BRUTE_BUDGET_MS}, by an O(n²) scan; then update the neighbour flags (enemies whose flag changed
+   * go to `changes`). Returns the pair count.
    */
   find(
     tree: PointQuadtree,
@@ -85,9 +97,29 @@ export class Crowd {
     changes: ChangeList,
   ): number {
     const t0 = performance.now();
+    this.computePushes(tree, xs, zs, count, radius, bruteForce);
+    this.updateFlags(count, changes);
+    this.ms = performance.now() - t0;
+    return this.pairs;
+  }
+
+  /**
+   * What {@link find} computes, without touching the flags: the counts, the pushes and the pair count of
+   * the first `count` enemies at `radius`. The tree must hold exactly ids 0..count-1 at xs, zs.
+   */
+  computePushes(
+    tree: PointQuadtree,
+    xs: Float32Array,
+    zs: Float32Array,
+    count: number,
+    radius: number,
+    bruteForce: boolean,
+  ): number {
+    const t0 = performance.now();
     const estimate = this.estimateBruteMs(count);
     this.bruteRefused = bruteForce && estimate > BRUTE_BUDGET_MS;
     this.brute = bruteForce && !this.bruteRefused;
+    this.radius = radius;
     if (this.brute) {
       this.pairs = this.scan(xs, zs, count, radius);
       const ms = performance.now() - t0;
@@ -96,12 +128,12 @@ export class Crowd {
       // Learn this machine's cost per pair from scans long enough to time (timers are coarse in browsers).
       if (ms >= 2) this.nsPerPair = (ms * 1e6) / Math.max(1, pairsChecked(count));
     } else {
-      this.pairs = this.query(tree, radius);
+      // Tree x, y are world x, z (world.ts): the tree's sums are the pushes along world x and z.
+      this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
+      this.kernel = separationKernel();
       this.bruteMs = estimate;
       this.bruteMeasured = false;
     }
-    this.updateFlags(count, changes);
-    this.ms = performance.now() - t0;
     return this.pairs;
   }
 
@@ -110,49 +142,9 @@ export class Crowd {
     this.pairs = 0;
     this.ms = 0;
     this.bruteRefused = false;
+    this.radius = Number.NaN;
+    this.counts.fill(0);
     this.updateFlags(0, changes);
-  }
-
-  /**
-   * Separation: for every pair found last, each end is pushed away from the other by (r - d) / r (1 when
-   * they coincide, 0 at the radius), summed over its pairs into {@link pushX} / {@link pushZ}. Pairs are
-   * re-measured at the current positions (pairs with an id at or past `count`, or now out of reach, push
-   * nothing). Coincident enemies split along x, the lower id to -x.
-   */
-  computePushes(xs: Float32Array, zs: Float32Array, count: number, radius: number): void {
-    const px = this.pushX;
-    const pz = this.pushZ;
-    px.fill(0, 0, count);
-    pz.fill(0, 0, count);
-    const a = this.pairA;
-    const b = this.pairB;
-    const r2 = radius * radius;
-    const inverse = 1 / radius;
-    for (let k = 0; k < this.pairs; k++) {
-      const i = a[k];
-      const j = b[k];
-      if (i >= count || j >= count) continue;
-      const dx = xs[j] - xs[i];
-      const dz = zs[j] - zs[i];
-      const d2 = dx * dx + dz * dz;
-      if (d2 > r2) continue;
-      let ux: number;
-      let uz: number;
-      let w: number;
-      if (d2 > 0) {
-        // Strength over length, (r - d) / r / d, as one division: (dx, dz) * w is the push.
-        w = 1 / Math.sqrt(d2) - inverse;
-        ux = dx * w;
-        uz = dz * w;
-      } else {
-        ux = i < j ? 1 : -1;
-        uz = 0;
-      }
-      px[i] -= ux;
-      pz[i] -= uz;
-      px[j] += ux;
-      pz[j] += uz;
-    }
   }
 
   /**
@@ -169,69 +161,61 @@ export class Crowd {
     }
   }
 
-  /** The tree's all-pairs join into the pair arrays, doubled until the answer fits. */
-  private query(tree: PointQuadtree, radius: number): number {
-    for (;;) {
-      try {
-        return tree.queryPairsInto(radius, this.pairA, this.pairB);
-      } catch (error) {
-        if (!(error instanceof RangeError) || !/too small/.test(error.message)) throw error;
-        this.grow();
-      }
-    }
-  }
-
-  /** The O(n²) scan into the pair arrays (same closed rule as the tree), doubled until the answer fits. */
+  /**
+   * The O(n²) scan: counts and pushes of the first `count` enemies (the tree's rule: closed, weight
+   * 1 / d - 1 / r, coincident ones split along x by id); returns the pair count.
+   */
   private scan(xs: Float32Array, zs: Float32Array, count: number, radius: number): number {
     const r2 = radius * radius;
-    for (;;) {
-      const a = this.pairA;
-      const b = this.pairB;
-      const cap = a.length;
-      let n = 0;
-      for (let i = 0; i < count - 1 && n <= cap; i++) {
-        const x = xs[i];
-        const z = zs[i];
-        for (let j = i + 1; j < count; j++) {
-          const dx = xs[j] - x;
-          const dz = zs[j] - z;
-          if (dx * dx + dz * dz <= r2) {
-            if (n === cap) {
-              n = cap + 1; // out of room: grow and scan again
-              break;
-            }
-            a[n] = i;
-            b[n] = j;
-            n++;
-          }
+    const inverse = 1 / radius;
+    const counts = this.counts;
+    const sx = this.scanX;
+    const sz = this.scanZ;
+    counts.fill(0, 0, count);
+    sx.fill(0, 0, count);
+    sz.fill(0, 0, count);
+    let pairs = 0;
+    for (let i = 0; i < count - 1; i++) {
+      const x = xs[i];
+      const z = zs[i];
+      for (let j = i + 1; j < count; j++) {
+        const dx = xs[j] - x;
+        const dz = zs[j] - z;
+        const d2 = dx * dx + dz * dz;
+        if (d2 > r2) continue;
+        let ux = 1; // coincident: i < j, so i goes to -x
+        let uz = 0;
+        if (d2 > 0) {
+          // Strength over length, (r - d) / r / d, as one division: (dx, dz) * w is the push.
+          const w = 1 / Math.sqrt(d2) - inverse;
+          ux = dx * w;
+          uz = dz * w;
         }
+        pairs++;
+        counts[i]++;
+        counts[j]++;
+        sx[i] -= ux;
+        sz[i] -= uz;
+        sx[j] += ux;
+        sz[j] += uz;
       }
-      if (n <= cap) return n;
-      this.grow();
     }
+    for (let i = 0; i < count; i++) {
+      this.pushX[i] = sx[i];
+      this.pushZ[i] = sz[i];
+    }
+    return pairs;
   }
 
-  private grow(): void {
-    const length = this.pairA.length * 2;
-    this.pairA = new Int32Array(length);
-    this.pairB = new Int32Array(length);
-  }
-
-  /** Flags from the pairs of the first `count` enemies; ids whose flag changed go to `changes`. */
+  /** Flags from the counts of the first `count` enemies; ids whose flag changed go to `changes`. */
   private updateFlags(count: number, changes: ChangeList): void {
-    const next = this.nextFlags;
     const old = this.flags;
+    const counts = this.counts;
     const top = Math.max(count, this.flaggedTop);
-    next.fill(0, 0, top);
-    const a = this.pairA;
-    const b = this.pairB;
-    for (let k = 0; k < this.pairs; k++) {
-      next[a[k]] = 1;
-      next[b[k]] = 1;
-    }
     for (let i = 0; i < top; i++) {
-      if (next[i] !== old[i]) {
-        old[i] = next[i];
+      const next = i < count && counts[i] > 0 ? 1 : 0;
+      if (next !== old[i]) {
+        old[i] = next;
         changes.add(i);
       }
     }

@@ -1,6 +1,7 @@
 /**
- * The player's movement: a pure, frame-rate independent step on the ground, relative to where the camera
- * looks. No input handling and no mesh here (see `src/input/keyboard.ts` and `src/view/playerMesh.ts`).
+ * Movement on the ground, pure and frame-rate independent: the player's step relative to where the camera
+ * looks, and the enemies' random walk. No input handling and no mesh here (see `src/input/keyboard.ts` and
+ * `src/view/playerMesh.ts`).
  */
 import { clamp, type GroundRect } from './world';
 
@@ -63,4 +64,65 @@ export function stepPlayer(player: PlayerState, input: MoveInput, dt: number, op
   player.x = x;
   player.z = z;
   return true;
+}
+
+/** Angular noise of the enemies' random walk, radians per second at most. */
+export const TURN_RATE = 3;
+
+/**
+ * One frame of the enemies' random walk for ids 0..count-1. Each heading is a unit vector (headX, headZ)
+ * turned by an angle uniform in [-turn, turn] (one `random()` per enemy, in id order), then the enemy
+ * steps `stepLength` along it; an enemy that leaves `area` is mirrored back in with its heading. The same
+ * walk as adding the angle to a heading in radians and stepping by its cosine and sine, without any
+ * trigonometry: cos and sin of the small angle by their Taylor series (to within 3e-9 for |angle| <= 0.1)
+ * and one Newton step back to unit length (the vector's length stays 1 to within rounding).
+ */
+export function wanderStep(
+  xs: Float32Array,
+  zs: Float32Array,
+  headX: Float32Array,
+  headZ: Float32Array,
+  count: number,
+  random: () => number,
+  stepLength: number,
+  turn: number,
+  area: GroundRect,
+): void {
+  const { minX, maxX, minZ, maxZ } = area;
+  const spread = 2 * turn;
+  for (let i = 0; i < count; i++) {
+    const a = (random() - 0.5) * spread;
+    const a2 = a * a;
+    const c = 1 - a2 * (0.5 - a2 / 24);
+    const s = a * (1 - a2 / 6);
+    const hx0 = headX[i];
+    const hz0 = headZ[i];
+    let hx = hx0 * c - hz0 * s;
+    let hz = hx0 * s + hz0 * c;
+    // Newton's step for 1 / sqrt(len²) from 1: the length drifts by rounding only, never grows.
+    const k = 1.5 - 0.5 * (hx * hx + hz * hz);
+    hx *= k;
+    hz *= k;
+    let x = xs[i] + hx * stepLength;
+    let z = zs[i] + hz * stepLength;
+    // Bounce off the level's edges: mirror the position and the heading.
+    if (x < minX) {
+      x = 2 * minX - x;
+      hx = -hx;
+    } else if (x > maxX) {
+      x = 2 * maxX - x;
+      hx = -hx;
+    }
+    if (z < minZ) {
+      z = 2 * minZ - z;
+      hz = -hz;
+    } else if (z > maxZ) {
+      z = 2 * maxZ - z;
+      hz = -hz;
+    }
+    xs[i] = clamp(x, minX, maxX);
+    zs[i] = clamp(z, minZ, maxZ);
+    headX[i] = hx;
+    headZ[i] = hz;
+  }
 }

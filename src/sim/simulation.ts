@@ -16,12 +16,11 @@ import { Crowd, SEPARATION_GAIN } from './crowd';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
+import { TURN_RATE, wanderStep } from './movement';
 import { deriveSeed, mulberry32, type Random } from './random';
 import { SETTING_KEYS, SETTINGS, type Settings, setSetting } from './settings';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeXs, treeY, treeYs } from './world';
 
-/** Angular noise of the random walk, radians per second at most. */
-const TURN_RATE = 3;
 /** Spread (standard deviation) of a click-added batch around the clicked point, world units. */
 export const BATCH_SPREAD = 3;
 export const BATCH_SIZE = 100;
@@ -43,8 +42,9 @@ export class Simulation {
   /** World x and z of enemy i (ids = instance indices); valid below {@link count}. */
   readonly xs: Float32Array;
   readonly zs: Float32Array;
-  /** Heading of each wandering enemy, radians. */
-  readonly headings: Float32Array;
+  /** Heading of each wandering enemy, a unit vector on the ground (world x, z). */
+  readonly headX: Float32Array;
+  readonly headZ: Float32Array;
   count = 0;
   tree: PointQuadtree;
   readonly found: FoundSet;
@@ -97,6 +97,8 @@ export class Simulation {
   /** Ids in [movedFrom, movedTo) moved or appeared since the last {@link takeMovedRange}. */
   private movedFrom = 0;
   private movedTo = 0;
+  /** Whether the crowd's pushes are those of the current positions and enemies (see separate()). */
+  private pushesFresh = false;
   /** Whether the simulation rewrote {@link requested} itself since {@link takeRequestedRewritten}. */
   private requestedRewritten = false;
 
@@ -110,7 +112,8 @@ export class Simulation {
     this.requested = { ...settings };
     this.xs = new Float32Array(capacity);
     this.zs = new Float32Array(capacity);
-    this.headings = new Float32Array(capacity);
+    this.headX = new Float32Array(capacity);
+    this.headZ = new Float32Array(capacity);
     this.ids = new Int32Array(capacity);
     for (let i = 0; i < capacity; i++) this.ids[i] = i;
     this.found = new FoundSet(capacity);
@@ -171,7 +174,7 @@ export class Simulation {
     this.layout.ensure(n);
     this.xs.set(this.layout.xs.subarray(0, n));
     this.zs.set(this.layout.zs.subarray(0, n));
-    for (let i = 0; i < n; i++) this.headings[i] = this.wanderRandom() * Math.PI * 2;
+    for (let i = 0; i < n; i++) this.setHeading(i, this.wanderRandom() * Math.PI * 2);
     this.count = n;
     this.markMoved(0, n);
     this.rebuildTree();
@@ -188,7 +191,7 @@ export class Simulation {
       for (let i = old; i < n; i++) {
         this.xs[i] = this.layout.xs[i];
         this.zs[i] = this.layout.zs[i];
-        this.headings[i] = this.wanderRandom() * Math.PI * 2;
+        this.setHeading(i, this.wanderRandom() * Math.PI * 2);
       }
       this.markMoved(old, n);
       this.count = n;
@@ -202,6 +205,7 @@ export class Simulation {
     } else {
       for (let i = old - 1; i >= n; i--) this.tree.remove(i);
       this.count = n;
+      this.pushesFresh = false; // the pushes of the enemies left still count those removed
       this.treeUpdateMs += performance.now() - t0;
     }
     this.setEnemySetting(n);
@@ -216,7 +220,7 @@ export class Simulation {
     const start = this.count;
     scatterAround(this.batchRandom, x, z, k, BATCH_SPREAD, this.area, this.xs, this.zs, start);
     for (let i = start; i < start + k; i++) {
-      this.headings[i] = this.batchRandom() * Math.PI * 2;
+      this.setHeading(i, this.batchRandom() * Math.PI * 2);
       this.tree.insert(i, treeX(this.xs[i]), treeY(this.zs[i]));
     }
     this.count += k;
@@ -353,23 +357,32 @@ export class Simulation {
     return true;
   }
 
-  /** Crowd mode: every pair of enemies within the crowd radius, by the tree or a (budgeted) O(n²) scan. */
+  /**
+   * Crowd mode: every enemy's neighbours within the crowd radius (counts, flags and the pushes the next
+   * frame's separation applies), by the tree or a (budgeted) O(n²) scan.
+   */
   private findCrowd(): void {
     const s = this.settings;
     this.crowd.find(this.tree, this.xs, this.zs, this.count, s.crowdRadius, s.bruteForce, this.changes);
+    this.pushesFresh = true;
   }
 
   /**
-   * Separation, before the wander: each enemy is pushed away from the neighbours the last find reported
-   * (both ends of each pair), at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area.
-   * Counted in the crowd's time.
+   * Separation, before the wander: each enemy is pushed away from its neighbours within the crowd radius,
+   * at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area. The pushes are those the
+   * last find computed at the positions the last frame ended with; when anything moved, appeared or left
+   * since, or the radius changed, they are computed again here first. Counted in the crowd's time.
    */
   private separate(dt: number): void {
     const t0 = performance.now();
     const crowd = this.crowd;
     const n = this.count;
-    crowd.computePushes(this.xs, this.zs, n, this.settings.crowdRadius);
-    crowd.applyPushes(this.xs, this.zs, n, this.settings.speed * SEPARATION_GAIN * dt, this.area);
+    const s = this.settings;
+    if (!this.pushesFresh || crowd.radius !== s.crowdRadius) {
+      crowd.computePushes(this.tree, this.xs, this.zs, n, s.crowdRadius, s.bruteForce);
+    }
+    crowd.applyPushes(this.xs, this.zs, n, s.speed * SEPARATION_GAIN * dt, this.area);
+    this.pushesFresh = false;
     this.separateMs = performance.now() - t0;
   }
 
@@ -394,36 +407,26 @@ export class Simulation {
     }
   }
 
+  /** Enemy `id` heads at `angle` radians (0 = +x, pi / 2 = +z). */
+  private setHeading(id: number, angle: number): void {
+    this.headX[id] = Math.cos(angle);
+    this.headZ[id] = Math.sin(angle);
+  }
+
   /** The random walk: new positions and headings of every enemy (the tree is updated afterwards). */
   private wander(dt: number): void {
-    const { xs, zs, headings } = this;
-    const a = this.area;
-    const random = this.wanderRandom;
     const stepLength = this.settings.speed * dt;
-    const turn = TURN_RATE * dt;
-    for (let i = 0; i < this.count; i++) {
-      let h = headings[i] + (random() - 0.5) * 2 * turn;
-      let x = xs[i] + Math.cos(h) * stepLength;
-      let z = zs[i] + Math.sin(h) * stepLength;
-      // Bounce off the level's edges: mirror the position and the heading.
-      if (x < a.minX) {
-        x = 2 * a.minX - x;
-        h = Math.PI - h;
-      } else if (x > a.maxX) {
-        x = 2 * a.maxX - x;
-        h = Math.PI - h;
-      }
-      if (z < a.minZ) {
-        z = 2 * a.minZ - z;
-        h = -h;
-      } else if (z > a.maxZ) {
-        z = 2 * a.maxZ - z;
-        h = -h;
-      }
-      xs[i] = clamp(x, a.minX, a.maxX);
-      zs[i] = clamp(z, a.minZ, a.maxZ);
-      headings[i] = h;
-    }
+    wanderStep(
+      this.xs,
+      this.zs,
+      this.headX,
+      this.headZ,
+      this.count,
+      this.wanderRandom,
+      stepLength,
+      TURN_RATE * dt,
+      this.area,
+    );
     this.markMoved(0, this.count);
   }
 
@@ -497,6 +500,7 @@ export class Simulation {
   }
 
   private markMoved(from: number, to: number): void {
+    this.pushesFresh = false;
     if (this.movedTo <= this.movedFrom) {
       this.movedFrom = from;
       this.movedTo = to;

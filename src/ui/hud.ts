@@ -65,6 +65,8 @@ interface HudFrame {
   /** The crowd's pairs came from an O(n²) scan; or brute force was asked for and refused (too slow). */
   crowdBrute: boolean;
   crowdBruteRefused: boolean;
+  /** The tree's kernel that found them: 'wasm-simd' or 'js' (the JavaScript fallback). */
+  crowdKernel: string;
   /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
   bruteMs: number;
   bruteMeasured: boolean;
@@ -127,6 +129,7 @@ export class Hud {
     crowdMs: 0,
     crowdBrute: false,
     crowdBruteRefused: false,
+    crowdKernel: 'js',
     bruteMs: 0,
     bruteMeasured: false,
   };
@@ -185,6 +188,7 @@ export class Hud {
     h.crowdMs = sim.crowdMs();
     h.crowdBrute = crowd.brute;
     h.crowdBruteRefused = crowd.bruteRefused;
+    h.crowdKernel = crowd.kernel;
     h.bruteMs = crowd.bruteMs;
     h.bruteMeasured = crowd.bruteMeasured;
     this.show(h);
@@ -226,7 +230,8 @@ export class Hud {
     this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
     if (f.crowd) {
-      const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? 'tree: brute force refused' : 'tree';
+      const tree = `tree, ${f.crowdKernel}`;
+      const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
       this.set(

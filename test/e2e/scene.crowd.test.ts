@@ -71,7 +71,9 @@ describe('crowd mode', () => {
       expect(c.lonelyColor).toBe(COLORS.enemy);
       await waitFrames(page, 2);
     }
-    expect(await page.locator('#hud tr[data-key="crowd"] td').textContent()).toMatch(/^[\d,]+ \(tree\)$/);
+    expect(await page.locator('#hud tr[data-key="crowd"] td').textContent()).toMatch(
+      /^[\d,]+ \(tree, wasm-simd\)$/,
+    ); // the WebAssembly kernel ran
     expect(errors).toEqual([]);
   });
 

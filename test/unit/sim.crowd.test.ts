@@ -1,3 +1,4 @@
+import { setSeparationKernel } from 'point-quadtree';
 import { describe, expect, it } from 'vitest';
 import { BRUTE_BUDGET_MS, Crowd } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
@@ -25,15 +26,29 @@ function brutePairs(xs: Float32Array, zs: Float32Array, n: number, r: number): s
   return out.sort();
 }
 
-function foundPairs(sim: Simulation): string[] {
-  const c = sim.crowd;
-  const out: string[] = [];
-  for (let k = 0; k < c.pairs; k++) {
-    const a = c.pairA[k];
-    const b = c.pairB[k];
-    out.push(a < b ? `${a},${b}` : `${b},${a}`);
+/** Neighbours of each of the first n enemies within r (closed), by brute force. */
+function bruteCounts(xs: Float32Array, zs: Float32Array, n: number, r: number): number[] {
+  const counts = new Array<number>(n).fill(0);
+  for (const p of brutePairs(xs, zs, n, r)) {
+    const [a, b] = p.split(',').map(Number);
+    counts[a]++;
+    counts[b]++;
   }
-  return out.sort();
+  return counts;
+}
+
+/** The crowd's counts of the first n enemies, as a plain array. */
+function crowdCounts(sim: Simulation, n = sim.count): number[] {
+  return Array.from(sim.crowd.counts.subarray(0, n));
+}
+
+/** The crowd's pushes equal brute force's at the current positions (float32 storage: 1e-4). */
+function expectPushes(sim: Simulation, r: number, n = sim.count): void {
+  const { px, pz } = brutePushes(sim.xs, sim.zs, n, r);
+  for (let i = 0; i < n; i++) {
+    expect(sim.crowd.pushX[i]).toBeCloseTo(px[i], 4);
+    expect(sim.crowd.pushZ[i]).toBeCloseTo(pz[i], 4);
+  }
 }
 
 /** Brute force separation: for every pair within r, each end pushed away by (r - d) / r. */
@@ -70,35 +85,42 @@ describe('Simulation crowd mode', () => {
     [14, 'uniform', 10, true],
     [15, 'clustered', 0.5, true],
   ] as const)(
-    'seed %s: %s, radius %s, moving %s: pairs equal brute force every frame',
+    'seed %s: %s, radius %s, moving %s: pairs, counts and pushes equal brute force every frame',
     (seed, distribution, crowdRadius, moving) => {
       const sim = makeSim({ seed, distribution, crowdRadius, moving, enemies: 1500, crowdMode: true });
       for (let f = 0; f < 4; f++) {
         frame(sim);
         const expected = brutePairs(sim.xs, sim.zs, sim.count, crowdRadius);
         expect(sim.crowd.pairs).toBe(expected.length);
-        expect(foundPairs(sim)).toEqual(expected);
+        expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, crowdRadius));
+        expectPushes(sim, crowdRadius);
         const crowded = new Set(expected.flatMap((p) => p.split(',').map(Number)));
         for (let id = 0; id < sim.count; id++) expect(sim.crowd.has(id)).toBe(crowded.has(id));
       }
     },
   );
 
-  it('seed 21: brute force gives the same pairs as the tree (and is measured)', () => {
-    const sim = makeSim({
-      seed: 21,
-      distribution: 'clustered',
-      enemies: 2000,
-      crowdMode: true,
-      bruteForce: true,
-    });
+  it('seed 21: brute force gives the same counts and pushes as the tree (and is measured)', () => {
+    const settings = { seed: 21, distribution: 'clustered', enemies: 2000, crowdMode: true } as const;
+    const sim = makeSim({ ...settings, bruteForce: true });
+    const tree = makeSim(settings);
     frame(sim);
+    frame(tree);
     expect(sim.crowd.brute).toBe(true);
     expect(sim.crowd.bruteMeasured).toBe(true);
-    expect(foundPairs(sim)).toEqual(brutePairs(sim.xs, sim.zs, sim.count, DEFAULT_SETTINGS.crowdRadius));
+    expect(tree.crowd.brute).toBe(false);
+    const r = DEFAULT_SETTINGS.crowdRadius;
+    expect(sim.crowd.pairs).toBe(brutePairs(sim.xs, sim.zs, sim.count, r).length);
+    expect(crowdCounts(sim)).toEqual(crowdCounts(tree));
+    expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, r));
+    expectPushes(sim, r);
+    for (let i = 0; i < sim.count; i++) {
+      expect(sim.crowd.pushX[i]).toBeCloseTo(tree.crowd.pushX[i], 5);
+      expect(sim.crowd.pushZ[i]).toBeCloseTo(tree.crowd.pushZ[i], 5);
+    }
   });
 
-  it('seed 22: pair buffers grow by doubling until every pair fits (radius 10, clustered)', () => {
+  it('seed 22: many pairs per enemy (radius 10, clustered): counts and pushes equal brute force', () => {
     const sim = makeSim({
       seed: 22,
       distribution: 'clustered',
@@ -108,10 +130,38 @@ describe('Simulation crowd mode', () => {
     });
     frame(sim);
     const expected = brutePairs(sim.xs, sim.zs, sim.count, 10);
-    expect(expected.length).toBeGreaterThan(1024);
-    expect(foundPairs(sim)).toEqual(expected);
-    expect(sim.crowd.pairA.length).toBeGreaterThanOrEqual(expected.length);
+    expect(expected.length).toBeGreaterThan(100_000);
+    expect(sim.crowd.pairs).toBe(expected.length);
+    expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, 10));
+    expectPushes(sim, 10);
   });
+
+  it.each([
+    ['auto', 'wasm-simd'],
+    ['js', 'js'],
+  ] as const)(
+    'seed 23: the tree kernel asked as %s runs %s and gives brute force counts and pushes',
+    (asked, runs) => {
+      setSeparationKernel(asked);
+      try {
+        const sim = makeSim({
+          seed: 23,
+          distribution: 'clustered',
+          enemies: 1500,
+          crowdMode: true,
+          moving: true,
+        });
+        frame(sim);
+        frame(sim);
+        expect(sim.crowd.kernel).toBe(runs);
+        const r = DEFAULT_SETTINGS.crowdRadius;
+        expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, r));
+        expectPushes(sim, r);
+      } finally {
+        setSeparationKernel('auto');
+      }
+    },
+  );
 
   it('refuses brute force where one scan would exceed the budget, and uses the tree', () => {
     const crowd = new Crowd(10);
@@ -119,13 +169,14 @@ describe('Simulation crowd mode', () => {
     const sim = makeSim({ seed: 3, enemies: 10 });
     const changes = new ChangeList(10);
     crowd.find(sim.tree, sim.xs, sim.zs, 10, 50, true, changes);
+    expect(changes.length).toBeGreaterThan(0);
     expect(crowd.bruteRefused).toBe(true);
     expect(crowd.brute).toBe(false);
     expect(crowd.bruteMeasured).toBe(false);
     expect(crowd.pairs).toBe(brutePairs(sim.xs, sim.zs, 10, 50).length);
   });
 
-  it('seed 31: separation pushes equal brute force (both ends of each pair)', () => {
+  it('seed 31: computePushes at the current positions equals brute force, by the tree and by the scan', () => {
     const sim = makeSim({
       seed: 31,
       distribution: 'clustered',
@@ -134,24 +185,29 @@ describe('Simulation crowd mode', () => {
       crowdRadius: 3,
     });
     frame(sim);
-    sim.crowd.computePushes(sim.xs, sim.zs, sim.count, 3);
-    const { px, pz } = brutePushes(sim.xs, sim.zs, sim.count, 3);
-    for (let i = 0; i < sim.count; i++) {
-      expect(sim.crowd.pushX[i]).toBeCloseTo(px[i], 4);
-      expect(sim.crowd.pushZ[i]).toBeCloseTo(pz[i], 4);
+    for (const bruteForce of [false, true]) {
+      sim.crowd.computePushes(sim.tree, sim.xs, sim.zs, sim.count, 3, bruteForce);
+      expect(sim.crowd.brute).toBe(bruteForce);
+      expect(sim.crowd.radius).toBe(3);
+      expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, 3));
+      expectPushes(sim, 3);
     }
   });
 
-  it('separates coincident enemies along x, lower id to -x', () => {
-    const crowd = new Crowd(2);
-    crowd.pairA[0] = 0;
-    crowd.pairB[0] = 1;
-    crowd.pairs = 1;
-    const xs = new Float32Array([5, 5]);
-    const zs = new Float32Array([5, 5]);
-    crowd.computePushes(xs, zs, 2, 1);
-    expect([crowd.pushX[0], crowd.pushZ[0], crowd.pushX[1], crowd.pushZ[1]]).toEqual([-1, 0, 1, 0]);
-  });
+  it.each([false, true])(
+    'separates coincident enemies along x, lower id to -x (brute force %s)',
+    (bruteForce) => {
+      const sim = makeSim({ seed: 1, enemies: 3 });
+      sim.xs.set([5, 5, 40]);
+      sim.zs.set([5, 5, 40]);
+      sim.rebuildTree();
+      const crowd = new Crowd(3);
+      crowd.computePushes(sim.tree, sim.xs, sim.zs, 3, 1, bruteForce);
+      expect(crowd.pairs).toBe(1);
+      expect(Array.from(crowd.counts)).toEqual([1, 1, 0]);
+      expect([...crowd.pushX, ...crowd.pushZ]).toEqual([-1, 1, 0, 0, 0, 0]);
+    },
+  );
 
   it('seed 41: with moving on, crowds spread into personal space (few pairs within half the radius)', () => {
     const settings = {
@@ -206,7 +262,9 @@ describe('Simulation crowd mode', () => {
     sim.request({ enemies: 10 });
     frame(sim);
     for (let id = 10; id < 2000; id++) expect(sim.crowd.has(id)).toBe(false);
-    expect(foundPairs(sim)).toEqual(brutePairs(sim.xs, sim.zs, 10, 5));
+    expect(sim.crowd.pairs).toBe(brutePairs(sim.xs, sim.zs, 10, 5).length);
+    expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, 10, 5));
+    expectPushes(sim, 5, 10);
   });
 });
 

@@ -1,0 +1,350 @@
+/**
+ * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts, built into
+ * separationWasm.ts by `npm run build:kernels`): compiled synchronously from the embedded bytes the first
+ * time it is asked for. Keep the module small (a test keeps it under 8 KB): browsers may refuse to compile
+ * large modules synchronously on the main thread (Chrome's limit used to be 4 KB; the browser tests'
+ * Chromium compiles this ~5 KB one). Where WebAssembly, its SIMD or the synchronous compile is refused,
+ * compiling fails once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
+ *
+ * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
+ *   xy      f64 x, y per slot, plus one slot of padding (the kernel reads two candidates at a time)
+ *   ids     i32 per slot (+ padding)
+ *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
+ *   list    i32 leaf pairs, stride 2, as walked; sorted: the same sorted by first leaf; idSlot i32 per id
+ *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt i32 per node
+ *   cnt, sx, sy   f64 per slot (+ 2 padding): the per-slot sums
+ *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
+ *   temp    the kernel's row of one leaf's partners: 6 arrays of (slots + 2) entries
+ * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
+ * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
+ */
+
+import { SEPARATION_WASM } from './separationWasm';
+
+/*
+ * The few members of the engine's WebAssembly API and atob this file uses, typed here: the library is built
+ * against ES2022 alone (no DOM or Node types), and finds them on globalThis where the engine has them.
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: object };
+}
+const engine = globalThis as { WebAssembly?: WasmApi; atob?: (data: string) => string };
+
+interface Exports {
+  memory: WasmMemory;
+  heapBase(): number;
+  accumulate(
+    xy: number,
+    ids: number,
+    start: number,
+    count: number,
+    list: number,
+    pairs: number,
+    cnt: number,
+    sx: number,
+    sy: number,
+    slots: number,
+    radius: number,
+    s: number,
+    temp: number,
+  ): number;
+  walk(
+    rect: number,
+    child: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+    stack: number,
+    stackCap: number,
+    list: number,
+    listCap: number,
+  ): number;
+  sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
+  scatter(
+    idSlot: number,
+    end: number,
+    cnt: number,
+    sx: number,
+    sy: number,
+    outCount: number,
+    outX: number,
+    outY: number,
+  ): void;
+}
+
+/** Room per region, in items. */
+interface Room {
+  slots: number;
+  nodes: number;
+  pairs: number;
+  ids: number;
+  stack: number;
+}
+
+const align = (n: number): number => (n + 15) & ~15;
+
+/** The compiled kernel and its memory layout. */
+export class SeparationWasm {
+  private readonly x: Exports;
+  private readonly base: number;
+  private room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0, stack: 0 };
+  // Byte offsets of the regions (see the layout above).
+  private at = {
+    xy: 0,
+    ids: 0,
+    start: 0,
+    count: 0,
+    list: 0,
+    idSlot: 0,
+    cnt: 0,
+    sx: 0,
+    sy: 0,
+    oc: 0,
+    ox: 0,
+    oy: 0,
+    temp: 0,
+    rect: 0,
+    child: 0,
+    stack: 0,
+    sorted: 0,
+    firstAt: 0,
+  };
+  // Views of the regions, matching the source arrays' lengths (made again when a length changes).
+  private xy = new Float64Array(0);
+  private ids = new Int32Array(0);
+  private start = new Int32Array(0);
+  private count = new Int32Array(0);
+  private idSlot = new Int32Array(0);
+  private rect = new Float64Array(0);
+  private child = new Int32Array(0);
+  private outCount = new Float64Array(0);
+  private outX = new Float64Array(0);
+  private outY = new Float64Array(0);
+  private buffer: ArrayBuffer | null = null;
+  /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
+  private listSerial = -1;
+  private listVersion = -1;
+  private listRadius = 0;
+  private listPairs = 0;
+
+  constructor(exports: Exports) {
+    this.x = exports;
+    this.base = align(exports.heapBase());
+  }
+
+  /**
+   * Runs the kernel over a tree's arrays (each copied in whole: lengths are the arrays' own) and writes the
+   * per-id sums of ids below `end` into the caller's outputs. The leaf pairs are walked here, over copies
+   * of `rect` (nodeLoose) and `child`, only when (`serial`, `version`, `radius`) differ from the list in
+   * memory. Returns the number of item pairs.
+   */
+  run(
+    xy: Float64Array,
+    ids: Int32Array,
+    slots: number,
+    start: Int32Array,
+    count: Int32Array,
+    idSlot: Int32Array,
+    rect: Float64Array,
+    child: Int32Array,
+    nodes: number,
+    serial: number,
+    version: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+    counts: Int32Array | Uint32Array | Float32Array | Float64Array,
+    sumX: Float32Array | Float64Array,
+    sumY: Float32Array | Float64Array,
+    end: number,
+  ): number {
+    const guess = Math.max(this.room.pairs, 4 * nodes + 64);
+    this.fit(xy.length >> 1, start.length, guess, idSlot.length, Math.max(this.room.stack, 256));
+    if (serial !== this.listSerial || version !== this.listVersion || radius !== this.listRadius) {
+      for (;;) {
+        const at = this.at;
+        if (this.rect.length !== rect.length)
+          this.rect = new Float64Array(this.x.memory.buffer, at.rect, rect.length);
+        if (this.child.length !== child.length) {
+          this.child = new Int32Array(this.x.memory.buffer, at.child, child.length);
+        }
+        this.rect.set(rect);
+        this.child.set(child);
+        const room = this.room;
+        const n = this.x.walk(
+          at.rect,
+          at.child,
+          radius,
+          s,
+          sparseSide,
+          wideSide,
+          at.stack,
+          room.stack,
+          at.list,
+          room.pairs,
+        );
+        if (n >= 0) {
+          this.x.sortByFirst(at.list, n, nodes, at.firstAt, at.sorted);
+          this.listSerial = serial;
+          this.listVersion = version;
+          this.listRadius = radius;
+          this.listPairs = n;
+          break;
+        }
+        // Out of room (the fit lays everything out again, so the copies above are made again).
+        this.fit(
+          xy.length >> 1,
+          start.length,
+          room.pairs * (n === -1 ? 2 : 1),
+          idSlot.length,
+          room.stack * (n === -2 ? 2 : 1),
+        );
+      }
+    }
+    const at = this.at;
+    if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
+    if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
+    if (this.start.length !== start.length) {
+      this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
+      this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
+    }
+    if (this.idSlot.length !== idSlot.length) {
+      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
+    }
+    if (this.outCount.length !== end) {
+      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
+      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
+      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
+    }
+    this.xy.set(xy);
+    this.ids.set(ids);
+    this.start.set(start);
+    this.count.set(count);
+    this.idSlot.set(idSlot);
+    const found = this.x.accumulate(
+      at.xy,
+      at.ids,
+      at.start,
+      at.count,
+      at.sorted,
+      this.listPairs,
+      at.cnt,
+      at.sx,
+      at.sy,
+      slots,
+      radius,
+      s,
+      at.temp,
+    );
+    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
+    counts.set(this.outCount);
+    sumX.set(this.outX);
+    sumY.set(this.outY);
+    return found;
+  }
+
+  /** Lays the regions out again (and grows the memory) when one of them lacks room. */
+  private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
+    const r = this.room;
+    if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids && stack <= r.stack) return;
+    const grow = (need: number, have: number): number =>
+      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
+    this.room = {
+      slots: grow(slots, r.slots),
+      nodes: grow(nodes, r.nodes),
+      pairs: grow(pairs, r.pairs),
+      ids: grow(ids, r.ids),
+      stack: grow(stack, r.stack),
+    };
+    const room = this.room;
+    const pad = room.slots + 2;
+    let p = this.base;
+    const take = (bytes: number): number => {
+      const here = p;
+      p = align(p + bytes);
+      return here;
+    };
+    this.at = {
+      xy: take(pad * 16),
+      ids: take(pad * 4),
+      start: take(room.nodes * 4),
+      count: take(room.nodes * 4),
+      list: take(room.pairs * 8),
+      idSlot: take(room.ids * 4),
+      cnt: take(pad * 8),
+      sx: take(pad * 8),
+      sy: take(pad * 8),
+      oc: take(room.ids * 8),
+      ox: take(room.ids * 8),
+      oy: take(room.ids * 8),
+      // One leaf's partners in a row: x, y, count, sum x, sum y (f64) and slot (i32) per item.
+      temp: take(pad * 8 * 6),
+      rect: take(room.nodes * 32),
+      child: take(room.nodes * 4),
+      stack: take(room.stack * 4),
+      sorted: take(room.pairs * 8),
+      firstAt: take((room.nodes + 1) * 4),
+    };
+    const memory = this.x.memory;
+    const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
+    if (pages > 0) memory.grow(pages);
+    // Every view is made again over the new layout (and buffer, if the memory grew).
+    this.buffer = memory.buffer;
+    this.xy = new Float64Array(0);
+    this.ids = new Int32Array(0);
+    this.start = new Int32Array(0);
+    this.count = new Int32Array(0);
+    this.idSlot = new Int32Array(0);
+    this.rect = new Float64Array(0);
+    this.child = new Int32Array(0);
+    this.outCount = new Float64Array(0);
+    this.outX = new Float64Array(0);
+    this.outY = new Float64Array(0);
+    this.listSerial = -1;
+  }
+
+  /** The memory's bytes now (for tests: the views follow it when it grows). */
+  memoryBytes(): number {
+    return this.buffer?.byteLength ?? 0;
+  }
+}
+
+/** base64 to bytes, without Buffer (browsers) or a fetch. */
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = engine.atob!(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** undefined: not tried yet; null: this engine cannot compile it (no WebAssembly or no SIMD). */
+let compiled: SeparationWasm | null | undefined;
+
+/** The kernel, compiled on first use; null where this engine cannot run it. */
+export function separationWasm(): SeparationWasm | null {
+  if (compiled === undefined) {
+    try {
+      const api = engine.WebAssembly;
+      if (api === undefined || engine.atob === undefined) throw new Error('no WebAssembly here');
+      const module = new api.Module(decode(SEPARATION_WASM));
+      const instance = new api.Instance(module, {
+        env: {
+          abort: () => {
+            throw new Error('PointQuadtree: the separation kernel aborted');
+          },
+        },
+      });
+      compiled = new SeparationWasm(instance.exports as unknown as Exports);
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}

@@ -1,0 +1,432 @@
+/**
+ * Neighbour counts and separation sums: the pair join of pairs.ts fused with what a crowd does with its
+ * pairs, so that no pair is ever stored.
+ *
+ * For every item p and every other item q within `radius` (closed, the rule of queryPairsInto), with
+ * d = |q - p| and r = radius:
+ *   count[p] += 1
+ *   sum[p]   -= (q - p) * (1 / d - 1 / r)     a push away from q of length (r - d) / r: 1 at d = 0, 0 at r
+ * Coincident items (d = 0) push along x by one unit, the lower id to -x, the higher to +x.
+ *
+ * Two steps. The walk (same as pairs.ts: node pairs from (root, root), pruned by the loose rectangles) lists
+ * the pairs of leaves within reach, a leaf with itself as (leaf, leaf). Then a kernel scans the items of
+ * each leaf pair and accumulates per slot (a leaf's slots are contiguous, so the writes of the inner loop
+ * go to consecutive memory and the outer item's sums stay in registers); a last pass hands the slot sums
+ * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); its WebAssembly SIMD
+ * twin (kernels/wasm.ts, which also walks the leaf pairs itself, the same walk) runs instead wherever it
+ * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
+ */
+
+import { checkRadius, describe, NAME } from './checks';
+import { distanceScale } from './distance';
+import { pointRectDist2 } from './geometry';
+import { separationWasm } from './kernels/wasm';
+import { gap2 } from './pairs';
+import { NodeStack } from './stack';
+import type { TreeState } from './state';
+
+/** Per-id count output: any array type that holds a count exactly. */
+export type CountArray = Int32Array | Uint32Array | Float32Array | Float64Array;
+/** Per-id sum output. */
+export type SumArray = Float32Array | Float64Array;
+
+/** Which kernel runs the fused join: WebAssembly SIMD, or the JavaScript reference. */
+export type SeparationKernel = 'wasm-simd' | 'js';
+
+/** Asked for by {@link setSeparationKernel}: 'auto' (WebAssembly where it compiles) or 'js'. */
+let wanted: 'auto' | 'js' = 'auto';
+
+/**
+ * Chooses the kernel of every tree's querySeparationInto: 'auto' (the default: WebAssembly SIMD where this
+ * engine compiles it, else JavaScript) or 'js' (the JavaScript reference, e.g. to compare the two).
+ * @throws RangeError for anything else.
+ */
+export function setSeparationKernel(kind: 'auto' | 'js'): void {
+  if (kind !== 'auto' && kind !== 'js') {
+    throw new RangeError(`${NAME}: the separation kernel must be 'auto' or 'js', got ${describe(kind)}`);
+  }
+  wanted = kind;
+}
+
+/** The kernel querySeparationInto runs now: 'wasm-simd' when asked for and compiled here, else 'js'. */
+export function separationKernel(): SeparationKernel {
+  return wanted === 'auto' && separationWasm() !== null ? 'wasm-simd' : 'js';
+}
+
+let serials = 0;
+
+/** The scratch of the fused join: its walk stack, the leaf-pair list and the per-slot sums. */
+export class SeparationScratch {
+  /** Tells this scratch's list from another tree's (the WebAssembly copy of the list is shared). */
+  readonly serial = serials++;
+  /** Bumped whenever the list is made again. */
+  listStamp = 0;
+  readonly walk = new NodeStack(256);
+  /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
+  leafPairs = new Int32Array(1024);
+  /** sortByFirst's scratch: per node, where its pairs go; and the other list buffer. */
+  firstAt = new Int32Array(0);
+  sorted = new Int32Array(0);
+  /** The tree version, radius and pair count the list was made for (version -1: none yet). */
+  listVersion = -1;
+  listRadius = 0;
+  listPairs = 0;
+  /** Per slot: neighbour count and the sums, as numbers (the kernel's accumulators). */
+  count = new Int32Array(0);
+  sumX = new Float64Array(0);
+  sumY = new Float64Array(0);
+}
+
+/**
+ * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, every leaf
+ * with itself) into `sc.leafPairs`; returns how many pairs of leaves. Where a leaf of the pair is more than
+ * {@link SPARSE} radii wide, many candidates are out of reach: the pair is stored as (a, ~b) and the kernels
+ * test each candidate before any math (where leaves are about a radius wide, as in a dense crowd, doing
+ * the math on every candidate without a branch is faster). Past {@link WIDE_SIDE} radii the pair is stored
+ * as (a | WIDE, ~b): the kernels also skip the items of a out of reach of b, pair by pair.
+ */
+export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScratch): number {
+  if (sc.listVersion === t.version && sc.listRadius === radius) return sc.listPairs;
+  const rect = t.nodeLoose;
+  const child = t.nodeChild;
+  const s = distanceScale(radius);
+  const r2 = radius * s * (radius * s);
+  let stack = sc.walk.items;
+  let list = sc.leafPairs;
+  let n = 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const b = stack[--sp];
+    const a = stack[--sp];
+    const ca = child[a];
+    const cb = child[b];
+    if (ca < 0 && cb < 0) {
+      if (2 * n + 2 > list.length) {
+        const grown = new Int32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+        sc.leafPairs = list;
+      }
+      // Leaves wider than the radius: many candidates are out of reach, so the kernels test before any
+      // math (~b marks such a pair); far wider (a | WIDE): they also skip the items of a far from b.
+      const longer = Math.max(side(rect, a), side(rect, b));
+      list[2 * n] = longer > WIDE_SIDE * radius ? a | WIDE : a;
+      list[2 * n + 1] = longer > SPARSE * radius ? ~b : b;
+      n++;
+      continue;
+    }
+    if (a === b) {
+      stack = sc.walk.room(sp, 20);
+      for (let i = ca; i < ca + 4; i++) {
+        stack[sp++] = i;
+        stack[sp++] = i;
+        for (let j = i + 1; j < ca + 4; j++) {
+          if (gap2(rect, i, j, s) > r2) continue;
+          stack[sp++] = i;
+          stack[sp++] = j;
+        }
+      }
+      continue;
+    }
+    // Split the inner node with the larger rectangle (a leaf is never split).
+    let split = a;
+    let other = b;
+    if (ca < 0 || (cb >= 0 && area(rect, b) > area(rect, a))) {
+      split = b;
+      other = a;
+    }
+    const c = child[split];
+    stack = sc.walk.room(sp, 8);
+    for (let k = c; k < c + 4; k++) {
+      if (gap2(rect, k, other, s) > r2) continue;
+      stack[sp++] = k;
+      stack[sp++] = other;
+    }
+  }
+  sortByFirst(sc, n, t.nodeTop);
+  sc.listVersion = t.version;
+  sc.listRadius = radius;
+  sc.listStamp++;
+  sc.listPairs = n;
+  return n;
+}
+
+/**
+ * Sorts the first `n` leaf pairs of the list by their first leaf (a counting sort over the node numbers
+ * below `nodes`), so that the WebAssembly kernel finds each leaf's pairs together.
+ */
+function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
+  if (sc.firstAt.length < nodes + 1) sc.firstAt = new Int32Array(Math.max(nodes + 1, sc.firstAt.length * 2));
+  if (sc.sorted.length < sc.leafPairs.length) sc.sorted = new Int32Array(sc.leafPairs.length);
+  const at = sc.firstAt;
+  const list = sc.leafPairs;
+  const out = sc.sorted;
+  at.fill(0, 0, nodes + 1);
+  for (let k = 0; k < n; k++) at[(list[2 * k] & NODE) + 1]++;
+  for (let v = 0; v < nodes; v++) at[v + 1] += at[v];
+  for (let k = 0; k < n; k++) {
+    const q = at[list[2 * k] & NODE]++;
+    out[2 * q] = list[2 * k];
+    out[2 * q + 1] = list[2 * k + 1];
+  }
+  sc.sorted = list;
+  sc.leafPairs = out;
+}
+
+/** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */
+export const SPARSE = 1.5;
+/** ... and "wide" past this many. */
+export const WIDE_SIDE = 3;
+/** The flag of a wide pair on its first leaf's number, and the mask that removes it (node numbers < 2^30). */
+export const WIDE = 1 << 30;
+export const NODE = WIDE - 1;
+
+/** The longer side of node n's rectangle. */
+function side(r: Float64Array, n: number): number {
+  const p = n << 2;
+  return Math.max(r[p + 2] - r[p], r[p + 3] - r[p + 1]);
+}
+
+function area(r: Float64Array, n: number): number {
+  const p = n << 2;
+  return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
+}
+
+/**
+ * The JavaScript kernel: for the first `pairs` leaf pairs of `list` (a sparse pair's second leaf stored as
+ * ~b: see leafPairsWithin; `rect` the loose rectangles), every pair of items within reach adds to the
+ * per-slot count / sumX / sumY (zeroed by the caller). Returns the number of item pairs. Differences
+ * are taken times `s` (distanceScale) so squares neither overflow nor underflow; the push is the same
+ * either way, since (dx s) (1 / (d s) - 1 / (r s)) = dx (1 / d - 1 / r).
+ */
+export function accumulate(
+  list: Int32Array,
+  pairs: number,
+  rect: Float64Array,
+  start: Int32Array,
+  nodeCount: Int32Array,
+  xy: Float64Array,
+  ids: Int32Array,
+  radius: number,
+  count: Int32Array,
+  sumX: Float64Array,
+  sumY: Float64Array,
+): number {
+  const s = distanceScale(radius);
+  const rs = radius * s;
+  const r2 = rs * rs;
+  const inverse = 1 / rs;
+  let found = 0;
+  for (let k = 0; k < pairs; k++) {
+    const a = list[2 * k] & NODE;
+    const marked = list[2 * k + 1];
+    const sparse = marked < 0;
+    const b = sparse ? ~marked : marked;
+    const sa = start[a];
+    const ea = sa + nodeCount[a];
+    // A leaf with itself: j > i; two leaves: every j of b.
+    const self = a === b;
+    const sb = self ? sa : start[b];
+    const eb = sb + nodeCount[b];
+    const pb = b << 2;
+    for (let i = sa; i < ea; i++) {
+      const x = xy[i << 1];
+      const y = xy[(i << 1) + 1];
+      // Sparse pair: skip an item whose own distance to b's rectangle is already too far.
+      if (
+        sparse &&
+        !self &&
+        pointRectDist2(x, y, rect[pb], rect[pb + 1], rect[pb + 2], rect[pb + 3], s) > r2
+      ) {
+        continue;
+      }
+      let n = 0;
+      let px = 0;
+      let py = 0;
+      for (let j = self ? i + 1 : sb; j < eb; j++) {
+        const dx = (xy[j << 1] - x) * s;
+        const dy = (xy[(j << 1) + 1] - y) * s;
+        const d2 = dx * dx + dy * dy;
+        if (d2 > r2) continue;
+        let ux: number;
+        let uy: number;
+        if (d2 > 0) {
+          const w = 1 / Math.sqrt(d2) - inverse;
+          ux = dx * w;
+          uy = dy * w;
+        } else {
+          // Coincident, or so close that the scaled square underflowed (rare): exact differences.
+          ux = tinyPush(xy[j << 1] - x, xy[(j << 1) + 1] - y, ids[i] < ids[j], radius);
+          uy = tinyPushY;
+        }
+        n++;
+        px -= ux;
+        py -= uy;
+        count[j]++;
+        sumX[j] += ux;
+        sumY[j] += uy;
+      }
+      count[i] += n;
+      sumX[i] += px;
+      sumY[i] += py;
+      found += n;
+    }
+  }
+  return found;
+}
+
+/** The y of the last {@link tinyPush} (a second return value without an allocation). */
+let tinyPushY = 0;
+
+/**
+ * The push (x returned, y in {@link tinyPushY}) of a pair whose scaled squared distance is 0: coincident
+ * (dx = dy = 0) pairs split along x, `lower` (the first item has the lower id) sending the first to -x;
+ * others take the exact weight 1 / d - 1 / radius, d by Math.hypot (no underflow).
+ */
+export function tinyPush(dx: number, dy: number, lower: boolean, radius: number): number {
+  if (dx === 0 && dy === 0) {
+    tinyPushY = 0;
+    return lower ? 1 : -1;
+  }
+  const w = 1 / Math.hypot(dx, dy) - 1 / radius;
+  tinyPushY = dy * w;
+  return dx * w;
+}
+
+/** Room in the per-slot sums for every slot of the pool, zeroed below `slots`. */
+function slotSums(sc: SeparationScratch, slots: number): void {
+  if (sc.count.length < slots) {
+    const size = Math.max(slots, sc.count.length * 2);
+    sc.count = new Int32Array(size);
+    sc.sumX = new Float64Array(size);
+    sc.sumY = new Float64Array(size);
+    return;
+  }
+  sc.count.fill(0, 0, slots);
+  sc.sumX.fill(0, 0, slots);
+  sc.sumY.fill(0, 0, slots);
+}
+
+/** Largest id present plus one (0 for an empty tree). */
+export function idEnd(t: TreeState): number {
+  let top = t.idTop;
+  while (top > 0 && t.idSlot[top - 1] < 0) top--;
+  return top;
+}
+
+function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
+  const ok = counts
+    ? value instanceof Int32Array ||
+      value instanceof Uint32Array ||
+      value instanceof Float32Array ||
+      value instanceof Float64Array
+    : value instanceof Float32Array || value instanceof Float64Array;
+  if (!ok) {
+    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
+    const types = counts
+      ? 'an Int32Array, Uint32Array, Float32Array or Float64Array'
+      : 'a Float32Array or Float64Array';
+    throw new TypeError(`${NAME}: ${name} must be ${types}, got ${kind}`);
+  }
+  const length = (value as SumArray).length;
+  if (length < end) {
+    throw new RangeError(
+      `${NAME}: ${name} (length ${length}) is too short for id ${end - 1}; give it length >= ${end}`,
+    );
+  }
+}
+
+/**
+ * Checks the arguments of {@link separationInto} (throwing before anything is written), then runs it.
+ */
+export function querySeparation(
+  t: TreeState,
+  radius: number,
+  counts: CountArray,
+  sumX: SumArray,
+  sumY: SumArray,
+): number {
+  checkRadius('radius', radius);
+  const end = idEnd(t);
+  checkOut('counts', counts, true, end);
+  checkOut('sumX', sumX, false, end);
+  checkOut('sumY', sumY, false, end);
+  return separationInto(t, radius, counts, sumX, sumY, end);
+}
+
+/**
+ * Counts and separation sums of every item at `radius` into the per-id outputs (at least `end` =
+ * {@link idEnd} long): every id below `end` is written, 0 for ids not in the tree. Returns the number
+ * of unordered pairs within reach.
+ */
+export function separationInto(
+  t: TreeState,
+  radius: number,
+  counts: CountArray,
+  sumX: SumArray,
+  sumY: SumArray,
+  end: number,
+): number {
+  const sc = t.pairs.separation;
+  const pool = t.pool;
+  const slots = pool.top;
+  const wasm = wanted === 'auto' ? separationWasm() : null;
+  if (wasm !== null) {
+    // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
+    return wasm.run(
+      pool.xy,
+      pool.ids,
+      slots,
+      t.nodeStart,
+      t.nodeCount,
+      t.idSlot,
+      t.nodeLoose,
+      t.nodeChild,
+      t.nodeTop,
+      sc.serial,
+      t.version,
+      radius,
+      distanceScale(radius),
+      SPARSE * radius,
+      WIDE_SIDE * radius,
+      counts,
+      sumX,
+      sumY,
+      end,
+    );
+  }
+  const leafPairs = leafPairsWithin(t, radius, sc);
+  slotSums(sc, slots);
+  const found = accumulate(
+    sc.leafPairs,
+    leafPairs,
+    t.nodeLoose,
+    t.nodeStart,
+    t.nodeCount,
+    pool.xy,
+    pool.ids,
+    radius,
+    sc.count,
+    sc.sumX,
+    sc.sumY,
+  );
+  const idSlot = t.idSlot;
+  const count = sc.count;
+  const sx = sc.sumX;
+  const sy = sc.sumY;
+  for (let id = 0; id < end; id++) {
+    const slot = idSlot[id];
+    if (slot < 0) {
+      counts[id] = 0;
+      sumX[id] = 0;
+      sumY[id] = 0;
+      continue;
+    }
+    counts[id] = count[slot];
+    sumX[id] = sx[slot];
+    sumY[id] = sy[slot];
+  }
+  return found;
+}

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { SEPARATION_WASM } from 'point-quadtree/internal/kernels/separationWasm';
+import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
+import { describe, expect, it } from 'vitest';
+
+describe('WebAssembly kernels', () => {
+  it('the embedded bytes are what npm run build:kernels makes from kernels/separation.ts', () => {
+    // Throws (exit 1, with the reason) when they differ.
+    const out = execFileSync(process.execPath, ['kernels/build.mjs', '--check'], { encoding: 'utf8' });
+    expect(out).toMatch(/matches a rebuild/);
+  }, 120_000);
+
+  it('stays small (under 8 KB): browsers may refuse to compile large modules synchronously on the main thread', () => {
+    // The browser test of crowd mode checks that Chromium does compile it there (the HUD says wasm-simd).
+    expect(atob(SEPARATION_WASM).length).toBeLessThan(8192);
+  });
+
+  it('compiles synchronously in Node (WebAssembly SIMD) and once only', () => {
+    const kernel = separationWasm();
+    expect(kernel).not.toBeNull();
+    expect(separationWasm()).toBe(kernel);
+  });
+});
