@@ -31,13 +31,21 @@ export interface InsightState {
   nodes: number;
   /** The analysed circle, tree units. */
   circle: { x: number; y: number; radius: number };
+  /** This view's own time per frame over the last {@link TIMED_FRAMES} frames it ran, ms (median and max). */
+  timing: { frames: number; medianMs: number; maxMs: number };
 }
+
+/** Frames {@link InsightState.timing} covers. */
+const TIMED_FRAMES = 240;
 
 export class InsightView {
   readonly analysis = new QueryInsight();
   /** Time this view took this frame (analysis, map and plot), ms. */
   frameMs = 0;
   private panel: InsightPanel | null = null;
+  /** The last frames' {@link frameMs}, a ring. */
+  private readonly times = new Float64Array(TIMED_FRAMES);
+  private timed = 0;
   private shown = false;
   private readonly frame: MapFrame;
   private readonly scanOut = new Int32Array(CALIBRATION_POINTS);
@@ -66,9 +74,7 @@ export class InsightView {
       foundCount: 0,
       rectIds: sim.inRect.ids,
       rectCount: 0,
-      pairA: sim.crowd.pairA,
-      pairB: sim.crowd.pairB,
-      pairs: 0,
+      crowd: null,
       enemiesChanged: true,
       playerX: 0,
       playerZ: 0,
@@ -105,9 +111,7 @@ export class InsightView {
     f.foundCount = sim.found.size;
     f.rectIds = sim.inRect.ids;
     f.rectCount = sim.inRect.size;
-    f.pairA = sim.crowd.pairA;
-    f.pairB = sim.crowd.pairB;
-    f.pairs = s.crowdMode ? sim.crowd.pairs : 0;
+    f.crowd = s.crowdMode ? sim.crowd : null;
     f.enemiesChanged = f.enemiesChanged || detected;
     f.playerX = sim.playerX;
     f.playerZ = sim.playerZ;
@@ -124,6 +128,7 @@ export class InsightView {
       this.panel.setCounts(a.visited, a.pruned, a.covered, this.scanMeasured);
     }
     this.frameMs = performance.now() - t0;
+    this.times[this.timed++ % TIMED_FRAMES] = this.frameMs;
   }
 
   /** A plot sample: the HUD's query timing, the scan (measured or estimated) and the crowd's figures. */
@@ -192,7 +197,14 @@ export class InsightView {
       drawn: { visited: d?.visited ?? 0, pruned: d?.pruned ?? 0, covered: d?.covered ?? 0 },
       nodes: a.nodeCount,
       circle: { x: this.cx, y: this.cy, radius: this.radius },
+      timing: this.timing(),
     };
+  }
+
+  private timing(): InsightState['timing'] {
+    const frames = Math.min(this.timed, TIMED_FRAMES);
+    const sorted = Array.from(this.times.subarray(0, frames)).sort((a, b) => a - b);
+    return { frames, medianMs: sorted[frames >> 1] ?? 0, maxMs: sorted[frames - 1] ?? 0 };
   }
 
   dispose(): void {

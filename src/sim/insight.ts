@@ -5,17 +5,19 @@
  * Every node gets one kind (the definitions docs/scene.md gives):
  * - `VISITED`: the query reached it and tested it: it looked at its children's rectangles (an inner node)
  *   or at each of its points (a leaf). The root is always visited when the query reaches it at all.
- * - `COVERED`: the query reached it and it lies wholly inside the circle (its rectangle grown by the tree's
- *   looseness, as the query sees it), or below such a node: its items are handed over without a per-point
- *   test. Every covered node counts, not only the topmost.
+ * - `COVERED`: the query reached it, it lies wholly inside the circle (its rectangle grown by the tree's
+ *   looseness, as the query sees it) and its parent does not: the query hands over every item below it
+ *   without a per-point test. Only the topmost such node counts: the nodes below it (which the query steps
+ *   through to collect the items) are `UNTOUCHED` here, so the count says how many subtrees were handed
+ *   over whole, and the analysis never walks them.
  * - `PRUNED`: a child of a visited node that the query did not enter because its rectangle (grown by
  *   looseness, clipped to the root) lies farther than the radius from the centre: the point-to-border test.
  *   (The library skips an empty child before that test; an empty child out of reach counts as pruned all the
  *   same, since the test would reject it.)
  * - `UNTOUCHED`: everything else: below a pruned node, an empty child within reach, an empty node under a
  *   covered one, or every node when the query reached nothing.
- * So visited + covered is the library's `lastQuery.nodesVisited`, and the points of the visited leaves are
- * its `pointsTested`.
+ * So the library's `lastQuery.nodesVisited` is visited + covered + the non-empty nodes below covered ones,
+ * and its `pointsTested` is the points of the visited leaves.
  *
  * How: the reached nodes and whether each is covered come from the library's own `visitCircle` (the exact
  * nodes the query visits). The children it did not enter come from a copy of the node list made with
@@ -156,7 +158,7 @@ export class QueryInsight implements InsightCounts {
     while (this.cursor < n) this.skip(this.cursor);
   }
 
-  private readonly onReached = (info: NodeInfo): void => {
+  private readonly onReached = (info: NodeInfo): boolean => {
     const n = this.nodeCount;
     const b = this.bounds;
     const d = info.depth;
@@ -176,16 +178,22 @@ export class QueryInsight implements InsightCounts {
       this.skip(j);
     }
     const j = this.cursor;
-    const kind = d > 0 && (this.pathKind[d - 1] === COVERED || this.inside(j)) ? COVERED : VISITED;
-    this.kind[j] = kind;
-    if (kind === COVERED) this.covered++;
-    else this.visited++;
+    if (d > 0 && this.inside(j)) {
+      // Handed over whole: its subtree stays untouched here, and the walk skips it.
+      this.kind[j] = COVERED;
+      this.covered++;
+      this.cursor = this.subtreeEnd[j];
+      return true;
+    }
+    this.kind[j] = VISITED;
+    this.visited++;
     if (d >= this.pathKind.length) this.growDepth(d + 1);
-    this.pathKind[d] = kind;
+    this.pathKind[d] = VISITED;
     this.cursor = j + 1;
+    return false;
   };
 
-  /** Node j (its parent was reached, or it is the root) was not entered: pruned or untouched, whole. */
+  /** Node j (its parent was visited, or it is the root) was not entered: pruned or untouched, whole. */
   private skip(j: number): void {
     const d = this.depth[j];
     if (d > 0 && this.pathKind[d - 1] === VISITED && this.apart(j)) {

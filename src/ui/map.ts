@@ -15,6 +15,9 @@ export const MAP_SIZE = 240;
 /** Enemies drawn every frame up to this count; above it the enemy image refreshes at most every {@link DOTS_PERIOD_MS}. */
 const DOTS_EVERY_FRAME = 5000;
 const DOTS_PERIOD_MS = 100;
+/** Node layers of trees up to this many nodes redraw every frame they change; larger ones at most every {@link NODES_PERIOD_MS}. */
+const NODES_EVERY_FRAME = 4000;
+const NODES_PERIOD_MS = 50;
 /** Leaves narrower than this (canvas pixels) are not outlined: at large counts they would be a grey mush. */
 const MIN_OUTLINE_PX = 2;
 
@@ -44,14 +47,13 @@ export interface MapFrame {
   xs: Float32Array;
   zs: Float32Array;
   count: number;
-  /** Ids in the detect circle, in the rectangle, and the crowd's pairs (ends of each), each in its first n entries. */
+  /** Ids in the detect circle and in the rectangle, each in its first n entries. */
   foundIds: Int32Array;
   foundCount: number;
   rectIds: Int32Array;
   rectCount: number;
-  pairA: Int32Array;
-  pairB: Int32Array;
-  pairs: number;
+  /** Crowd mode's "has a neighbour" test, or null when crowd mode is off. */
+  crowd: { has(id: number): boolean } | null;
   /** Whether positions or the sets changed since the last frame. */
   enemiesChanged: boolean;
   playerX: number;
@@ -87,6 +89,7 @@ export class InsightMap {
   private readonly crowdPixel: number;
   private nodeRevision = -1;
   private dotsTime = Number.NEGATIVE_INFINITY;
+  private nodesTime = Number.NEGATIVE_INFINITY;
   private dotsStale = true;
   private composed = false;
   // The composite's inputs last drawn.
@@ -125,7 +128,12 @@ export class InsightMap {
   update(f: MapFrame): void {
     const scale = MAP_SIZE / Math.max(f.ground.maxX - f.ground.minX, f.ground.maxZ - f.ground.minZ);
     let dirty = !this.composed;
-    if (f.insight.revision !== this.nodeRevision) {
+    // A large tree's node layer redraws at a capped rate (the analysis may change every frame when enemies move).
+    if (
+      f.insight.revision !== this.nodeRevision &&
+      (f.insight.nodeCount <= NODES_EVERY_FRAME || f.now - this.nodesTime >= NODES_PERIOD_MS)
+    ) {
+      this.nodesTime = f.now;
       this.nodeRevision = f.insight.revision;
       this.drawNodes(f.insight, f.ground, scale);
       dirty = true;
@@ -220,9 +228,15 @@ export class InsightMap {
     const last = MAP_SIZE - 1;
     density.fill(0);
     const big = f.count > DOTS_EVERY_FRAME ? 0 : 1; // few enemies: 2 x 2 dots
-    for (let i = 0; i < f.count; i++) {
-      const x = Math.min(last - big, Math.max(0, ((f.xs[i] - g.minX) * scale) | 0));
-      const y = Math.min(last - big, Math.max(0, ((f.zs[i] - g.minZ) * scale) | 0));
+    const { xs, zs, count } = f;
+    const minX = g.minX;
+    const minZ = g.minZ;
+    const top = last - big;
+    for (let i = 0; i < count; i++) {
+      let x = ((xs[i] - minX) * scale) | 0;
+      let y = ((zs[i] - minZ) * scale) | 0;
+      x = x < 0 ? 0 : x > top ? top : x;
+      y = y < 0 ? 0 : y > top ? top : y;
       const p = y * MAP_SIZE + x;
       density[p]++;
       if (big) {
@@ -236,10 +250,10 @@ export class InsightMap {
       const d = density[p];
       px[p] = shades[d > 4 ? 4 : d];
     }
-    for (let k = 0; k < f.pairs; k++) {
-      this.dot(f.pairA[k], this.crowdPixel, f, scale, big);
-      this.dot(f.pairB[k], this.crowdPixel, f, scale, big);
-    }
+    // One test per enemy, not per pair: at 100,000 crowded enemies there are close to a million pairs.
+    const crowd = f.crowd;
+    if (crowd !== null)
+      for (let i = 0; i < count; i++) if (crowd.has(i)) this.dot(i, this.crowdPixel, f, scale, big);
     for (let k = 0; k < f.rectCount; k++) this.dot(f.rectIds[k], this.rectPixel, f, scale, big);
     for (let k = 0; k < f.foundCount; k++) this.dot(f.foundIds[k], this.detectedPixel, f, scale, big);
     this.dotCtx.putImageData(this.image, 0, 0);

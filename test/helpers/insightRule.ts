@@ -14,13 +14,14 @@ export interface RuleNode {
   count: number;
 }
 
-export type Kind = 'untouched' | 'visited' | 'pruned' | 'covered';
+/** `below`: a non-empty node under a covered one (the query steps through it; the map counts it as untouched). */
+export type Kind = 'untouched' | 'visited' | 'pruned' | 'covered' | 'below';
 
 /**
  * Kinds by the rule: the root is visited if the tree holds a point and the root is within reach; a child of a
  * visited node is pruned if its rectangle (grown by looseness, clipped to the root) lies farther than r from
  * the centre, else covered if it holds items and lies wholly inside the circle, else visited if it holds
- * items (else untouched: empty); below a covered node every non-empty node is covered; everything else is
+ * items (else untouched: empty); below a covered node every non-empty node is `below`; everything else is
  * untouched.
  */
 export function kindsByRule(
@@ -53,7 +54,7 @@ export function kindsByRule(
     if (n.depth === 0) kind = root.count > 0 && !far ? 'visited' : 'untouched';
     else {
       const parent = path[n.depth - 1];
-      if (parent === 'covered') kind = n.count > 0 ? 'covered' : 'untouched';
+      if (parent === 'covered' || parent === 'below') kind = n.count > 0 ? 'below' : 'untouched';
       else if (parent !== 'visited') kind = 'untouched';
       else if (far) kind = 'pruned';
       else if (n.count === 0) kind = 'untouched';
@@ -68,7 +69,7 @@ export function kindsByRule(
 
 /** How many nodes of each kind. */
 export function countKinds(kinds: readonly Kind[]): Record<Kind, number> {
-  const out: Record<Kind, number> = { untouched: 0, visited: 0, pruned: 0, covered: 0 };
+  const out: Record<Kind, number> = { untouched: 0, visited: 0, pruned: 0, covered: 0, below: 0 };
   for (const k of kinds) out[k]++;
   return out;
 }
