@@ -16,6 +16,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // The seeded fuzz tests take 1-3 s on a quiet machine and past vitest's 5 s default on a busy one:
+          // a timeout there would say nothing about the behaviour under test.
+          testTimeout: 30_000,
         },
       },
       {

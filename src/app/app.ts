@@ -26,7 +26,24 @@ import { createPlayerMesh, disposePlayerMesh } from '../view/playerMesh';
 import { QuadtreeNodesHelper } from '../view/QuadtreeNodesHelper';
 import { RectOutline } from '../view/rectOutline';
 import { createStage, type Stage } from '../view/stage';
-import type { DemoSource, DemoState } from './quadtreeDemo';
+import { InsightView } from './insight';
+import type { DemoSource, DemoState, TreeNode } from './quadtreeDemo';
+
+/** The top-down map's palette: the scene's colours, plus one per node kind and per plotted cost. */
+const INSIGHT_COLORS = {
+  ground: COLORS.ground,
+  nodes: COLORS.nodes,
+  enemy: COLORS.enemy,
+  detected: COLORS.detected,
+  rect: COLORS.rect,
+  crowd: COLORS.crowd,
+  player: COLORS.player,
+  ring: COLORS.ring,
+  visited: COLORS.visited,
+  pruned: COLORS.pruned,
+  covered: COLORS.covered,
+  plot: { query: COLORS.covered, scan: COLORS.ring, pairs: COLORS.rect, allPairs: COLORS.crowd },
+};
 
 /** Longest frame step, seconds: a stall (tab switch, GC) never teleports the player. */
 const MAX_FRAME_DT = 0.1;
@@ -67,6 +84,8 @@ export class App implements DemoSource {
   private readonly hud: Hud;
   private readonly gui: SceneGui;
   private readonly messages: MessageBox;
+  /** The top-down map and the cost plot (the `map` setting). */
+  private readonly insight: InsightView;
   private visitedDirty = true;
   private lastShowVisited = false;
   private stopped = false;
@@ -119,6 +138,7 @@ export class App implements DemoSource {
     this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
 
     this.hud = new Hud(options.hudElement);
+    this.insight = new InsightView(document.body, INSIGHT_COLORS, this.sim);
     this.gui = createGui(
       this.sim.requested,
       {
@@ -244,6 +264,8 @@ export class App implements DemoSource {
   /** HUD: this frame's figures (the HUD reads them from the simulation). */
   private updateHud(dt: number, detected: boolean): void {
     this.hud.update(dt, detected, this.sim);
+    this.insight.update(this.sim, dt, detected, this.hud.measuredQueryMs);
+    this.hud.setInsight(this.sim.settings.map ? this.insight.analysis : null, this.insight.frameMs, dt);
   }
 
   private readonly onResize = (): void => {
@@ -312,6 +334,7 @@ export class App implements DemoSource {
         pairs: sim.settings.crowdMode ? sim.crowd.pairs : 0,
         ms: sim.crowdMs(),
       },
+      insight: this.insight.snapshot(this.sim),
       messages: [...this.messages.messages],
       memory: { geometries: memory.geometries, textures: memory.textures },
     };
@@ -325,6 +348,15 @@ export class App implements DemoSource {
       out[2 * i] = xs[i];
       out[2 * i + 1] = zs[i];
     }
+    return out;
+  }
+
+  /** Every node of the tree (visitNodes), copies. */
+  treeNodes(): TreeNode[] {
+    const out: TreeNode[] = [];
+    this.sim.tree.visitNodes((n) => {
+      out.push({ ...n });
+    });
     return out;
   }
 
@@ -347,6 +379,7 @@ export class App implements DemoSource {
     this.camera.dispose();
     this.timer.dispose();
     this.gui.dispose();
+    this.insight.dispose();
     this.enemies.dispose();
     this.nodesHelper.dispose();
     this.visitedHelper.dispose();

@@ -3,6 +3,7 @@
  * scene is driven like a person would (keys, GUI, mouse).
  */
 import type { Settings } from '../sim/settings';
+import type { InsightState } from './insight';
 
 /** Every setting in force (one field per row of the settings table), and what the scene shows. */
 export interface DemoState extends Settings {
@@ -31,6 +32,11 @@ export interface DemoState extends Settings {
    * time, ms. `pairs` is 0 when off.
    */
   crowd: { enabled: boolean; radius: number; pairs: number; ms: number };
+  /**
+   * The player's last circle query by node kind (see docs/scene.md): `map` whether the top-down map is shown,
+   * the counts, the nodes of each kind the map drew last, the tree's node count and the circle (tree units).
+   */
+  insight: InsightState;
   /** Messages shown on the page (bad URL values, level problems). */
   messages: string[];
   /** GPU objects alive in the renderer (constant while playing: what is replaced is disposed). */
@@ -43,6 +49,19 @@ export interface QuadtreeDemo {
   enemyPositions(): Float32Array;
   /** Instance colour of enemy `id` as '#rrggbb'. */
   enemyColor(id: number): string;
+  /** Every node of the tree, parent before children (NW NE SW SE), as the tree's visitNodes reports it; copies. */
+  treeNodes(): TreeNode[];
+}
+
+/** A node as {@link QuadtreeDemo.treeNodes} returns it (tree units; `count`: a leaf's items, 0 for inner nodes). */
+export interface TreeNode {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  depth: number;
+  isLeaf: boolean;
+  count: number;
 }
 
 declare global {
@@ -62,6 +81,7 @@ export interface DemoSource {
   /** Instances the enemy mesh has room for (valid ids of {@link enemyColor} are below it). */
   readonly enemyCapacity: number;
   enemyColor(id: number): string;
+  treeNodes(): TreeNode[];
 }
 
 export function createHook(source: DemoSource): QuadtreeDemo {
@@ -80,6 +100,9 @@ export function createHook(source: DemoSource): QuadtreeDemo {
         );
       }
       return source.enemyColor(id);
+    },
+    treeNodes(): TreeNode[] {
+      return source.treeNodes();
     },
   });
 }

@@ -116,6 +116,18 @@ export const SETTINGS = Object.freeze({
     folder: 'Detection',
     effect: 'display',
   }),
+  /**
+   * The top-down map with the node kinds of the player's query (visited, pruned, covered) and the cost plot
+   * (see docs/scene.md).
+   */
+  map: flagRow({
+    default: false,
+    url: 'map',
+    level: null,
+    label: 'top-down map',
+    folder: 'Detection',
+    effect: 'display',
+  }),
   /** Quadtree `minSize`: no node is split below this width/depth, world units. */
   minSize: numberRow({
     default: 1,

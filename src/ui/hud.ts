@@ -3,6 +3,7 @@
  * ({@link Hud.update}), times the detect query itself a few times per second, and rewrites its text a few
  * times per second.
  */
+import type { InsightCounts } from '../sim/insight';
 import type { Simulation } from '../sim/simulation';
 
 /** Seconds between two query-time measurements. */
@@ -86,6 +87,8 @@ const ROWS = [
   ['crowd', 'crowd pairs'],
   ['crowdTime', 'crowd time'],
   ['crowdBrute', 'brute force pairs'],
+  ['kinds', 'visited / pruned / covered'],
+  ['mapTime', 'map + plot'],
 ] as const;
 
 type RowKey = (typeof ROWS)[number][0];
@@ -105,6 +108,11 @@ export class Hud {
   private readonly updateMs = new Smoothed(0.5);
   private readonly wanderMs = new Smoothed(0.5);
   private readonly crowdMs = new Smoothed(0.5);
+  private readonly mapMs = new Smoothed(0.5);
+  /** The map's node counts (null while it is hidden), from {@link setInsight}. */
+  private insight: InsightCounts | null = null;
+  /** The query timing measured this frame, ms, or NaN (the map's plot samples it). */
+  measuredQueryMs = Number.NaN;
   private sinceRefresh = Number.POSITIVE_INFINITY;
   private sinceTiming = Number.POSITIVE_INFINITY;
   // Reused every frame (no allocation).
@@ -173,6 +181,7 @@ export class Hud {
       this.sinceTiming = 0;
       h.queryMs = sim.measureQuery();
     }
+    this.measuredQueryMs = h.queryMs;
     h.nodesVisited = sim.lastQuery.nodesVisited;
     h.pointsTested = sim.lastQuery.pointsTested;
     h.nodes = shape.nodes;
@@ -244,6 +253,15 @@ export class Hud {
       this.set('crowdTime', '–');
       this.set('crowdBrute', '–');
     }
+    const k = this.insight;
+    this.set('kinds', k === null ? 'map off' : `${k.visited} / ${k.pruned} / ${k.covered}`);
+    this.set('mapTime', k === null ? '–' : `${twoDecimals.format(this.mapMs.value)} ms/frame`);
+  }
+
+  /** The top-down map's node counts and its time this frame, ms (the counts are read, not kept); null: hidden. */
+  setInsight(counts: InsightCounts | null, ms: number, dt: number): void {
+    this.insight = counts;
+    if (counts !== null) this.mapMs.add(ms, Math.max(dt, 1e-4));
   }
 
   private set(key: RowKey, text: string): void {

@@ -17,5 +17,8 @@ export const COLORS = Object.freeze({
   nodes: '#f2f6fa',
   /** Leaves the last circle query visited. */
   visited: '#ff7a1a',
+  /** The map: nodes the last circle query pruned (out of reach), and nodes it covered (inside: no tests). */
+  pruned: '#3d5a80',
+  covered: '#2fbf71',
   sky: '#c6d3e0',
 });

@@ -79,7 +79,7 @@ describe('the scene renders', () => {
   });
 
   it('saves a screenshot for the README', async () => {
-    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&visited=1&crowd=1', {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&visited=1&crowd=1&map=1', {
       viewport: { width: 1280, height: 720 },
     });
     await waitFrames(page, 20); // let the HUD's smoothed figures settle

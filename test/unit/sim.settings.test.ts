@@ -50,6 +50,7 @@ describe('the settings table', () => {
       ['bruteForce', 'brute', false],
       ['showNodes', 'nodes', true],
       ['showVisited', 'visited', false],
+      ['map', 'map', false],
       ['minSize', 'minSize', 1],
       ['maxItems', 'maxItems', 8],
       ['looseness', 'looseness', 0],
@@ -115,6 +116,7 @@ describe('the settings table', () => {
       'bruteForce',
       'showNodes',
       'showVisited',
+      'map',
     ]);
   });
 

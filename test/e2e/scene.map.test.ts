@@ -1,0 +1,110 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { DemoState, TreeNode } from '../../src/app/quadtreeDemo';
+import { countKinds, kindsByRule, ruleNodes } from '../helpers/insightRule';
+import { clickCheckbox, getState, openScene, useBrowser, waitFrames } from './helpers';
+
+const { browser, baseUrl } = useBrowser();
+
+/** State and the tree's nodes, read in one page task (the same frame). */
+function read(page: Page): Promise<{ state: DemoState; nodes: TreeNode[] }> {
+  return page.evaluate(() => ({
+    state: window.quadtreeDemo!.state(),
+    nodes: window.quadtreeDemo!.treeNodes(),
+  }));
+}
+
+/** The node kinds by the written rule, computed here from the tree's nodes, for the player's circle. */
+function byRule(state: DemoState, nodes: TreeNode[]) {
+  const list = ruleNodes((cb) => {
+    for (const n of nodes) cb(n);
+  });
+  const kinds = kindsByRule(list, state.looseness, state.player.x, state.player.z, state.radius);
+  return countKinds(kinds);
+}
+
+describe('the top-down map', () => {
+  it('map=1 shows it; its counts follow the rule, add up with the nodes it drew, and appear on the HUD and legend', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=3000&seed=4&radius=25');
+    await waitFrames(page, 3);
+    const { state, nodes } = await read(page);
+    const i = state.insight;
+    expect(i.map).toBe(true);
+    expect(await page.locator('#map').isVisible()).toBe(true);
+    expect(i.nodes).toBe(state.tree.nodes);
+    expect(nodes).toHaveLength(state.tree.nodes);
+    const rule = byRule(state, nodes);
+    expect({ visited: i.visited, pruned: i.pruned, covered: i.covered }).toEqual({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    expect(i.visited).toBeGreaterThan(0);
+    expect(i.pruned).toBeGreaterThan(0);
+    expect(i.covered).toBeGreaterThan(0);
+    expect(i.drawn).toEqual({ visited: i.visited, pruned: i.pruned, covered: i.covered });
+    expect(i.visited + i.pruned + i.covered + rule.below + rule.untouched).toBe(state.tree.nodes);
+    // The nodes the library's query reached: visited, covered, and the non-empty ones below covered nodes.
+    expect(i.visited + i.covered + rule.below).toBe(state.lastQuery.nodesVisited);
+    await waitFrames(page, 20); // the HUD and legend rewrite their text a few times per second
+    const hud = await page.locator('#hud tr[data-key="kinds"] td').textContent();
+    expect(hud).toBe(`${i.visited} / ${i.pruned} / ${i.covered}`);
+    const legend = await page.locator('#map .legend b').allTextContents();
+    expect(legend).toEqual([String(i.visited), String(i.pruned), String(i.covered)]);
+    // The map canvas has the kinds' colours and the detected enemies on it.
+    const colours = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('#map canvas')!;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set<string>();
+      for (let p = 0; p < data.length; p += 4)
+        seen.add(`${data[p] >> 4},${data[p + 1] >> 4},${data[p + 2] >> 4}`);
+      return seen.size;
+    });
+    expect(colours).toBeGreaterThan(20);
+    expect(errors).toEqual([]);
+  });
+
+  it('a tiny radius: few nodes visited, nothing covered (no leaf fits in it), most of the tree untouched, by the rule', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=2000&seed=2&radius=0.5');
+    const { state, nodes } = await read(page);
+    const rule = byRule(state, nodes);
+    expect(state.insight).toMatchObject({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    // The player stands on the root's split lines: the circle meets up to four nodes per level.
+    expect(state.insight.visited).toBeLessThanOrEqual(4 * (state.tree.depth + 1));
+    expect(state.insight.covered).toBe(0);
+    expect(rule.untouched).toBeGreaterThan(state.tree.nodes * 0.8);
+    expect(errors).toEqual([]);
+  });
+
+  it('the largest radius covers most of the level; the rectangle query shows; the panel toggle hides the map', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=4000&seed=7&radius=100');
+    let { state, nodes } = await read(page);
+    let rule = byRule(state, nodes);
+    expect(state.insight).toMatchObject({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    expect(state.insight.covered).toBeGreaterThan(0);
+    expect(rule.below).toBeGreaterThan(state.insight.visited); // most reached nodes are handed over whole
+    await clickCheckbox(page, 'top-down map');
+    await waitFrames(page, 2);
+    ({ state, nodes } = await read(page));
+    expect(state.map).toBe(false);
+    expect(state.insight.map).toBe(false);
+    expect(await page.locator('#map').isHidden()).toBe(true);
+    // Hidden, the counts are still those of the player's query (analysed when read).
+    rule = byRule(state, nodes);
+    expect(state.insight).toMatchObject({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    expect((await getState(page)).insight.map).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});
