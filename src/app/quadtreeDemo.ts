@@ -2,6 +2,7 @@
  * `window.quadtreeDemo`: a read-only inspection hook for tests and the browser console. It only reads; the
  * scene is driven like a person would (keys, GUI, mouse).
  */
+import type { NodeInfo } from 'point-quadtree';
 import type { Settings } from '../sim/settings';
 import type { InsightState } from './insight';
 
@@ -53,16 +54,8 @@ export interface QuadtreeDemo {
   treeNodes(): TreeNode[];
 }
 
-/** A node as {@link QuadtreeDemo.treeNodes} returns it (tree units; `count`: a leaf's items, 0 for inner nodes). */
-export interface TreeNode {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-  depth: number;
-  isLeaf: boolean;
-  count: number;
-}
+/** A node as {@link QuadtreeDemo.treeNodes} returns it: the library's NodeInfo, copied (tree units). */
+export type TreeNode = NodeInfo;
 
 declare global {
   interface Window {
