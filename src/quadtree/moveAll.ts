@@ -9,6 +9,7 @@ import { checkArrayLike, checkCoordinate, checkExtent, isFixed, NAME } from './c
 import { childFor, extendBox, holds, midpoint } from './geometry';
 import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from './leaves';
 import { moveItem } from './move';
+import { idEnd } from './nodes';
 import { halfToward, holdsInitial, isGrown } from './root';
 import { canSplit, collapse, splitDown } from './split';
 import { NodeStack } from './stack';
@@ -35,8 +36,7 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   const yLength = checkArrayLike('ys', ys);
   if (t.size === 0) return;
   const idSlot = t.idSlot;
-  let maxId = t.idTop - 1;
-  while (idSlot[maxId] < 0) maxId--;
+  const maxId = idEnd(t) - 1;
   if (!(xLength > maxId && yLength > maxId)) {
     throw new RangeError(
       `${NAME}: moveAll needs xs and ys of length > ${maxId} (id ${maxId} is in the tree), got ` +

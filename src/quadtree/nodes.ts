@@ -40,6 +40,13 @@ export function ensureIdCapacity(t: TreeState, id: number): void {
   t.idLeaf = leaf;
 }
 
+/** One past the largest id in the tree (0 for an empty tree): the length per-id arrays need. */
+export function idEnd(t: TreeState): number {
+  let top = t.idTop;
+  while (top > 0 && t.idSlot[top - 1] < 0) top--;
+  return top;
+}
+
 /** Allocates a group of four sibling nodes under `parent` and returns the first one's number. */
 export function allocGroup(t: TreeState, parent: number): number {
   let g = t.freeGroup;

@@ -183,13 +183,8 @@ export class PairJoin {
         }
         continue;
       }
-      // Split the inner node with the larger rectangle (a leaf is never split).
-      let split = a;
-      let other = b;
-      if (ca < 0 || (cb >= 0 && area(rect, b) > area(rect, a))) {
-        split = b;
-        other = a;
-      }
+      const split = splitLarger(rect, child, a, b);
+      const other = split === a ? b : a;
       const c = child[split];
       stack = this.walk.room(sp, 8);
       for (let k = c; k < c + 4; k++) {
@@ -211,9 +206,18 @@ function far2(r: Float64Array, a: number, b: number, s: number): number {
   return dx * dx + dy * dy;
 }
 
-function area(r: Float64Array, n: number): number {
+/** The area of node n's rectangle. */
+export function area(r: Float64Array, n: number): number {
   const p = n << 2;
   return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
+}
+
+/**
+ * Of two distinct nodes a and b of the dual-tree walk (at least one inner), the one to split: the inner node
+ * with the larger rectangle (a leaf is never split).
+ */
+export function splitLarger(r: Float64Array, child: Int32Array, a: number, b: number): number {
+  return child[a] < 0 || (child[b] >= 0 && area(r, b) > area(r, a)) ? b : a;
 }
 
 /** pairs.ts's scratch: the join's stack and the pairs forEachPair hands out (grown as needed, then reused). */

@@ -21,7 +21,8 @@ import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
 import { separationWasm } from './kernels/wasm';
-import { gap2 } from './pairs';
+import { idEnd } from './nodes';
+import { gap2, splitLarger } from './pairs';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
 
@@ -130,13 +131,8 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
       }
       continue;
     }
-    // Split the inner node with the larger rectangle (a leaf is never split).
-    let split = a;
-    let other = b;
-    if (ca < 0 || (cb >= 0 && area(rect, b) > area(rect, a))) {
-      split = b;
-      other = a;
-    }
+    const split = splitLarger(rect, child, a, b);
+    const other = split === a ? b : a;
     const c = child[split];
     stack = sc.walk.room(sp, 8);
     for (let k = c; k < c + 4; k++) {
@@ -187,11 +183,6 @@ export const NODE = WIDE - 1;
 function side(r: Float64Array, n: number): number {
   const p = n << 2;
   return Math.max(r[p + 2] - r[p], r[p + 3] - r[p + 1]);
-}
-
-function area(r: Float64Array, n: number): number {
-  const p = n << 2;
-  return (r[p + 2] - r[p]) * (r[p + 3] - r[p + 1]);
 }
 
 /**
@@ -307,13 +298,6 @@ function slotSums(sc: SeparationScratch, slots: number): void {
   sc.count.fill(0, 0, slots);
   sc.sumX.fill(0, 0, slots);
   sc.sumY.fill(0, 0, slots);
-}
-
-/** Largest id present plus one (0 for an empty tree). */
-export function idEnd(t: TreeState): number {
-  let top = t.idTop;
-  while (top > 0 && t.idSlot[top - 1] < 0) top--;
-  return top;
 }
 
 function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
