@@ -6,20 +6,20 @@
 import { buildFrom } from './build';
 import {
   checkCallback,
-  checkCircle,
   checkCoordinate,
   checkId,
   checkIdArray,
   checkOptions,
   checkOutArray,
   checkRadius,
-  checkRect,
   checkSeparate,
+  circleArg,
   DEFAULTS,
   describe,
   MAX_ID,
   NAME,
   notANumber,
+  rectArg,
 } from './checks';
 import { holds } from './geometry';
 import { insertItem, removeItem } from './insert';
@@ -284,7 +284,7 @@ export class PointQuadtree {
    *   them is not a number, or `out` is not an array.
    */
   queryCircle(x: number, y: number, radius: number, out: number[] = []): number[] {
-    this.setCircleArg(x, y, radius);
+    circleArg(this.arg, x, y, radius);
     checkOutArray('out', out);
     const results = resultBuffer(this.t);
     appendResults(out, results, circleInto(this.t, results, this.arg, this.lastQuery));
@@ -300,7 +300,7 @@ export class PointQuadtree {
    *   query ends (then `out` holds a partial answer; the tree is unchanged).
    */
   queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
-    this.setCircleArg(x, y, radius);
+    circleArg(this.arg, x, y, radius);
     checkIdArray('out', out);
     return circleInto(this.t, out, this.arg, this.lastQuery);
   }
@@ -313,7 +313,7 @@ export class PointQuadtree {
    *   not a number, or `out` is not an array.
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: number[] = []): number[] {
-    this.setRectArg(minX, minY, maxX, maxY);
+    rectArg(this.arg, minX, minY, maxX, maxY);
     checkOutArray('out', out);
     const results = resultBuffer(this.t);
     appendResults(out, results, rectInto(this.t, results, this.arg, this.lastQuery));
@@ -333,7 +333,7 @@ export class PointQuadtree {
     maxY: number,
     out: Int32Array | Uint32Array,
   ): number {
-    this.setRectArg(minX, minY, maxX, maxY);
+    rectArg(this.arg, minX, minY, maxX, maxY);
     checkIdArray('out', out);
     return rectInto(this.t, out, this.arg, this.lastQuery);
   }
@@ -452,7 +452,7 @@ export class PointQuadtree {
    *   structure changed during the walk.
    */
   visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
-    this.setCircleArg(x, y, radius);
+    circleArg(this.arg, x, y, radius);
     checkCallback('callback', callback);
     visitCircle(this.t, this.arg, callback);
   }
@@ -465,47 +465,5 @@ export class PointQuadtree {
   /** Internal: the storage, for debug.ts's invariant checker and tests (see {@link QuadtreeInternals}). */
   [INTERNALS](): QuadtreeInternals {
     return this.t;
-  }
-
-  /** Checks a circle (throws naming what is wrong) and puts it in `arg` (x, y, radius at 2, 3, 4). */
-  private setCircleArg(x: number, y: number, radius: number): void {
-    // Number.isFinite and typeof convert nothing, so a string or an object with valueOf fails here.
-    if (
-      !(
-        Number.isFinite(x) &&
-        Number.isFinite(y) &&
-        typeof radius === 'number' &&
-        radius >= 0 &&
-        radius < Infinity
-      )
-    ) {
-      checkCircle(x, y, radius);
-    }
-    const a = this.arg;
-    a[2] = x;
-    a[3] = y;
-    a[4] = radius;
-  }
-
-  /** Checks a query rectangle (throws naming what is wrong) and puts it in `arg` (2..5). */
-  private setRectArg(minX: number, minY: number, maxX: number, maxY: number): void {
-    // Number.isFinite converts nothing, so a string or an object with valueOf fails here, not later.
-    if (
-      !(
-        Number.isFinite(minX) &&
-        Number.isFinite(minY) &&
-        Number.isFinite(maxX) &&
-        Number.isFinite(maxY) &&
-        minX <= maxX &&
-        minY <= maxY
-      )
-    ) {
-      checkRect(minX, minY, maxX, maxY);
-    }
-    const a = this.arg;
-    a[2] = minX;
-    a[3] = minY;
-    a[4] = maxX;
-    a[5] = maxY;
   }
 }

@@ -235,3 +235,46 @@ export function checkOptions(options: QuadtreeOptions): CheckedOptions {
   }
   return { bounds: { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY }, maxItems, minSize, looseness };
 }
+
+/**
+ * Checks a circle (throws naming what is wrong) and puts it in q[2..4] (x, y, radius): the entry points'
+ * scratch for the shape they hand to a query, so no double is boxed on the way.
+ */
+export function circleArg(q: Float64Array, x: number, y: number, radius: number): void {
+  // Number.isFinite and typeof convert nothing, so a string or an object with valueOf fails here.
+  if (
+    !(
+      Number.isFinite(x) &&
+      Number.isFinite(y) &&
+      typeof radius === 'number' &&
+      radius >= 0 &&
+      radius < Infinity
+    )
+  ) {
+    checkCircle(x, y, radius);
+  }
+  q[2] = x;
+  q[3] = y;
+  q[4] = radius;
+}
+
+/** Checks a query rectangle (throws naming what is wrong) and puts it in q[2..5]. */
+export function rectArg(q: Float64Array, minX: number, minY: number, maxX: number, maxY: number): void {
+  // Number.isFinite converts nothing, so a string or an object with valueOf fails here, not later.
+  if (
+    !(
+      Number.isFinite(minX) &&
+      Number.isFinite(minY) &&
+      Number.isFinite(maxX) &&
+      Number.isFinite(maxY) &&
+      minX <= maxX &&
+      minY <= maxY
+    )
+  ) {
+    checkRect(minX, minY, maxX, maxY);
+  }
+  q[2] = minX;
+  q[3] = minY;
+  q[4] = maxX;
+  q[5] = maxY;
+}
