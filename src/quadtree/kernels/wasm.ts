@@ -11,10 +11,10 @@
  *   ids     i32 per slot (+ padding)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
  *   list    i32 leaf pairs, stride 2, as walked; sorted: the same sorted by first leaf; idSlot i32 per id
- *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt i32 per node
- *   cnt, sx, sy   f64 per slot (+ 2 padding): the per-slot sums
+ *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt 2 i32 per node
+ *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
  *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
- *   temp    the kernel's row of one leaf's partners: 6 arrays of (slots + 2) entries
+ *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
  * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
  * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
  */
@@ -38,6 +38,7 @@ const engine = globalThis as { WebAssembly?: WasmApi; atob?: (data: string) => s
 interface Exports {
   memory: WasmMemory;
   heapBase(): number;
+  tempBytes(slots: number): number;
   accumulate(
     xy: number,
     ids: number,
@@ -45,9 +46,7 @@ interface Exports {
     count: number,
     list: number,
     pairs: number,
-    cnt: number,
-    sx: number,
-    sy: number,
+    sums: number,
     slots: number,
     radius: number,
     s: number,
@@ -66,16 +65,7 @@ interface Exports {
     listCap: number,
   ): number;
   sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
-  scatter(
-    idSlot: number,
-    end: number,
-    cnt: number,
-    sx: number,
-    sy: number,
-    outCount: number,
-    outX: number,
-    outY: number,
-  ): void;
+  scatter(idSlot: number, end: number, sums: number, outCount: number, outX: number, outY: number): void;
 }
 
 /** Room per region, in items. */
@@ -102,9 +92,7 @@ export class SeparationWasm {
     count: 0,
     list: 0,
     idSlot: 0,
-    cnt: 0,
-    sx: 0,
-    sy: 0,
+    sums: 0,
     oc: 0,
     ox: 0,
     oy: 0,
@@ -235,15 +223,13 @@ export class SeparationWasm {
       at.count,
       at.sorted,
       this.listPairs,
-      at.cnt,
-      at.sx,
-      at.sy,
+      at.sums,
       slots,
       radius,
       s,
       at.temp,
     );
-    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
+    this.x.scatter(at.idSlot, end, at.sums, at.oc, at.ox, at.oy);
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
@@ -278,19 +264,17 @@ export class SeparationWasm {
       count: take(room.nodes * 4),
       list: take(room.pairs * 8),
       idSlot: take(room.ids * 4),
-      cnt: take(pad * 8),
-      sx: take(pad * 8),
-      sy: take(pad * 8),
+      sums: take(pad * 32),
       oc: take(room.ids * 8),
       ox: take(room.ids * 8),
       oy: take(room.ids * 8),
-      // One leaf's partners in a row: x, y, count, sum x, sum y (f64) and slot (i32) per item.
-      temp: take(pad * 8 * 6),
+      // One leaf and its partners in a row (kernels/row.ts).
+      temp: take(this.x.tempBytes(room.slots)),
       rect: take(room.nodes * 32),
       child: take(room.nodes * 4),
       stack: take(room.stack * 4),
       sorted: take(room.pairs * 8),
-      firstAt: take((room.nodes + 1) * 4),
+      firstAt: take((room.nodes + 1) * 8),
     };
     const memory = this.x.memory;
     const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;

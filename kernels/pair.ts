@@ -1,0 +1,44 @@
+// One pair of slots added one by one (see kernels/separation.ts).
+
+/** Adds the pair of slots i, j (one by one: coincident or nearly so, so the lanes' math does not apply). */
+export function addPair(
+  xy: usize,
+  ids: usize,
+  sums: usize,
+  i: i32,
+  j: i32,
+  s: f64,
+  inverse: f64,
+  radius: f64,
+): void {
+  const pi = xy + ((<usize>i) << 4);
+  const pj = xy + ((<usize>j) << 4);
+  const ex = load<f64>(pj) - load<f64>(pi);
+  const ey = load<f64>(pj, 8) - load<f64>(pi, 8);
+  const dx = ex * s;
+  const dy = ey * s;
+  const d2 = dx * dx + dy * dy;
+  let ux: f64 = 0;
+  let uy: f64 = 0;
+  if (d2 > 0) {
+    const w = 1 / Math.sqrt(d2) - inverse;
+    ux = dx * w;
+    uy = dy * w;
+  } else if (ex === 0 && ey === 0) {
+    ux = load<i32>(ids + ((<usize>i) << 2)) < load<i32>(ids + ((<usize>j) << 2)) ? 1 : -1;
+  } else {
+    // The scaled square underflowed: the exact differences.
+    const w = 1 / Math.hypot(ex, ey) - 1 / radius;
+    ux = ex * w;
+    uy = ey * w;
+  }
+  addSums(sums, i, -ux, -uy, 1);
+  addSums(sums, j, ux, uy, 1);
+}
+
+/** Adds (x, y) and c to the sums of slot i (records of 32 bytes: f64 sum x, sum y, count, unused). */
+export function addSums(sums: usize, i: i32, x: f64, y: f64, c: f64): void {
+  const p = sums + ((<usize>i) << 5);
+  v128.store(p, f64x2.add(v128.load(p), f64x2(x, y)));
+  store<f64>(p, load<f64>(p, 16) + c, 16);
+}

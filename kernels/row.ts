@@ -1,0 +1,254 @@
+// One leaf against all its partners at once (see kernels/separation.ts): the items of leaf a and of the
+// leaves it is paired with are gathered into one row, and each item of a scans the rest of the row in two
+// passes. The first tests four candidates at a time in f32x4 lanes on coordinates relative to a's first
+// item and lists every candidate that may be within reach (a test made wider than the radius by more than
+// its rounding error can reach, so no pair within reach is ever left out). The second takes the listed
+// candidates two at a time in f64x2 lanes and applies the exact rule of src/quadtree/separation.ts to them
+// (the same f64 differences, square and comparison as the JavaScript kernel), then the push math, on hits
+// only. So the pairs found are exactly the JavaScript kernel's, and the square root and division run on
+// about a third of the candidates.
+
+import { addPair } from './pair';
+
+/**
+ * The row's layout in `temp`, per entry, with `cap` = rowCap(slots) entries per array:
+ *   rx, ry  f32: (x - x0) h, (y - y0) h, relative to a's first item, h a power of two with radius h in [1, 2)
+ *   xy      f64 x, y (interleaved, for the exact test)     slot  i32 the item's slot
+ *   hits    i32 row entries listed by the first pass for one item
+ * Past the row's last entry m, four pad entries that no test accepts (NaN), whose slot is the padding record.
+ */
+export function rowCap(slots: i32): usize {
+  return (<usize>slots + 16 + 3) & ~(<usize>3);
+}
+
+/** Bytes of `temp` that accumulate needs for a tree of `slots` slots. */
+export function tempBytes(slots: i32): usize {
+  return rowCap(slots) * 32 + 64;
+}
+
+// For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
+const COMPACT = memory.data<u8>([
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 128, 128, 128,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 8, 9, 10, 11, 128, 128, 128, 128,
+  128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 4,
+  5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128,
+  128, 128, 128, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 12,
+  13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 128,
+  128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 8, 9, 10, 11, 12, 13, 14, 15,
+  128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 4, 5,
+  6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+  15,
+]);
+
+/**
+ * The power of two h with radius h in [1, 2), or 0 where there is none in range (radius 0, subnormal or
+ * so large that h would be subnormal): then the first pass lists every candidate.
+ */
+export function rowScale(radius: f64): f64 {
+  const e = <i32>((reinterpret<u64>(radius) >> 52) & 0x7ff);
+  // radius = m 2^(e - 1023), so h = 2^(1023 - e); its biased exponent 2046 - e must be 1..2046.
+  if (e === 0 || e === 0x7ff || e === 2046) return 0;
+  return reinterpret<f64>((<u64>(2046 - e)) << 52);
+}
+
+/**
+ * The pairs k..k2-1 of the list, all with first leaf a (not wide; see accumulate): every pair of items
+ * within reach adds to the slot sums at `sums`. `self`: the run holds (a, a), so pairs inside a
+ * count too. Returns the pairs found.
+ */
+export function rowJoin(
+  xy: usize,
+  ids: usize,
+  start: usize,
+  count: usize,
+  list: usize,
+  k: i32,
+  k2: i32,
+  a: i32,
+  sums: usize,
+  slots: i32,
+  radius: f64,
+  s: f64,
+  temp: usize,
+): i32 {
+  const sa = load<i32>(start + ((<usize>a) << 2));
+  const na = load<i32>(count + ((<usize>a) << 2));
+  if (na === 0) return 0;
+  const cap = rowCap(slots);
+  // Loop constants, read from memory in the loops (TurboFan otherwise recomputes a division every step).
+  const kc = temp;
+  const rx = temp + 64;
+  const ry = rx + (cap << 2);
+  const rxy = ry + (cap << 2);
+  const rs = rxy + (cap << 4);
+  const hits = rs + (cap << 2);
+  const h = rowScale(radius);
+  const x0 = load<f64>(xy + ((<usize>sa) << 4));
+  const y0 = load<f64>(xy + ((<usize>sa) << 4), 8);
+  // a's items first, then each partner's: their offsets' largest magnitude bounds the f32 rounding.
+  let m = 0;
+  let big = f64x2.splat(0);
+  let self = false;
+  const origin = f64x2(x0, y0);
+  const hv = f64x2.splat(h);
+  for (let q = k - 1; q < k2; q++) {
+    let sb = sa;
+    let eb = sa + na;
+    if (q >= k) {
+      const marked = load<i32>(list + ((<usize>q) << 3), 4);
+      const b = marked < 0 ? ~marked : marked;
+      if (b === a) {
+        self = true;
+        continue;
+      }
+      sb = load<i32>(start + ((<usize>b) << 2));
+      eb = sb + load<i32>(count + ((<usize>b) << 2));
+    }
+    for (let j = sb; j < eb; j++) {
+      const v = v128.load(xy + ((<usize>j) << 4));
+      const u = f64x2.mul(f64x2.sub(v, origin), hv);
+      big = f64x2.pmax(big, f64x2.abs(u));
+      const f = f32x4.demote_f64x2_zero(u);
+      store<f32>(rx + ((<usize>m) << 2), f32x4.extract_lane(f, 0));
+      store<f32>(ry + ((<usize>m) << 2), f32x4.extract_lane(f, 1));
+      v128.store(rxy + ((<usize>m) << 4), v);
+      store<i32>(rs + ((<usize>m) << 2), j);
+      m++;
+    }
+  }
+  // Four pads: NaN fails every test; a pad's sums (the padding record past the last slot) take only
+  // masked zeros.
+  for (let t = m; t < m + 4; t++) {
+    store<f32>(rx + ((<usize>t) << 2), NaN);
+    store<f32>(ry + ((<usize>t) << 2), NaN);
+    v128.store(rxy + ((<usize>t) << 4), f64x2.splat(NaN));
+    store<i32>(rs + ((<usize>t) << 2), slots);
+  }
+  // The first pass's reach: with offsets within 256 (radius h is 1 to 2) the f32 distance is off by less
+  // than 2^-12 of the radius, so a square wider by 2^-10 keeps every pair within reach (docs/crowd.md has
+  // the bound). Offsets larger, or no scale: every candidate is listed (the rx, ry of 0 always pass).
+  let reach = <f32>(radius * h * (radius * h) * (1 + 1.0 / 1024));
+  if (!(h > 0 && Math.max(f64x2.extract_lane(big, 0), f64x2.extract_lane(big, 1)) <= 256)) {
+    reach = Infinity;
+    for (let t = 0; t < m; t++) {
+      store<f32>(rx + ((<usize>t) << 2), 0);
+      store<f32>(ry + ((<usize>t) << 2), 0);
+    }
+  }
+  const lanes = i32x4(0, 1, 2, 3);
+  const rsc = radius * s;
+  const inverse = 1 / rsc;
+  v128.store(kc, f32x4.splat(reach));
+  v128.store(kc, f64x2.splat(rsc * rsc), 16);
+  v128.store(kc, f64x2.splat(inverse), 32);
+  v128.store(kc, f64x2.splat(s), 48);
+  const one = f64x2.splat(1);
+  const zero = f64x2.splat(0);
+  let found: i32 = 0;
+  for (let p = 0; p < na; p++) {
+    const xi = f32x4.splat(load<f32>(rx + ((<usize>p) << 2)));
+    const yi = f32x4.splat(load<f32>(ry + ((<usize>p) << 2)));
+    // First pass: the candidates that may be within reach, listed (branch-free) at hits.
+    let nh = 0;
+    for (let t = self ? p + 1 : na; t < m; t += 4) {
+      const dx = f32x4.sub(v128.load(rx + ((<usize>t) << 2)), xi);
+      const dy = f32x4.sub(v128.load(ry + ((<usize>t) << 2)), yi);
+      const d2 = f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy));
+      const bits = i32x4.bitmask(f32x4.le(d2, v128.load(kc)));
+      const idx = i32x4.add(i32x4.splat(t), lanes);
+      v128.store(hits + ((<usize>nh) << 2), i8x16.swizzle(idx, v128.load(COMPACT + ((<usize>bits) << 4))));
+      nh += <i32>popcnt(bits);
+    }
+    // Lanes past m (a start not a multiple of 4 from m) read pads: never listed. The count is rounded up
+    // to a multiple of 4 with the pad's entry.
+    v128.store(hits + ((<usize>nh) << 2), i32x4.splat(m));
+    // Second pass: the exact rule and the push, four listed candidates at a time (two independent f64x2
+    // chains: the square root and division are slow, and the steps per item few), into the slots' sums.
+    const si = load<i32>(rs + ((<usize>p) << 2));
+    const pi = v128.load(rxy + ((<usize>p) << 4));
+    const xe = f64x2.splat(f64x2.extract_lane(pi, 0));
+    const ye = f64x2.splat(f64x2.extract_lane(pi, 1));
+    let n = zero;
+    let px = zero;
+    let py = zero;
+    for (let q = 0; q < nh; q += 4) {
+      const hq = hits + ((<usize>q) << 2);
+      const j0 = <usize>load<i32>(hq);
+      const j1 = <usize>load<i32>(hq, 4);
+      const j2 = <usize>load<i32>(hq, 8);
+      const j3 = <usize>load<i32>(hq, 12);
+      const p0 = v128.load(rxy + (j0 << 4));
+      const p1 = v128.load(rxy + (j1 << 4));
+      const p2 = v128.load(rxy + (j2 << 4));
+      const p3 = v128.load(rxy + (j3 << 4));
+      const sv = v128.load(kc, 48);
+      const dxa = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xe), sv);
+      const dya = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), ye), sv);
+      const dxb = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p2, p3, 0, 2), xe), sv);
+      const dyb = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p2, p3, 1, 3), ye), sv);
+      const d2a = f64x2.add(f64x2.mul(dxa, dxa), f64x2.mul(dya, dya));
+      const d2b = f64x2.add(f64x2.mul(dxb, dxb), f64x2.mul(dyb, dyb));
+      const r2 = v128.load(kc, 16);
+      const ha = f64x2.le(d2a, r2);
+      const hb = f64x2.le(d2b, r2);
+      const s0 = load<i32>(rs + (j0 << 2));
+      const s1 = load<i32>(rs + (j1 << 2));
+      const s2 = load<i32>(rs + (j2 << 2));
+      const s3 = load<i32>(rs + (j3 << 2));
+      if (v128.any_true(v128.or(v128.and(ha, f64x2.eq(d2a, zero)), v128.and(hb, f64x2.eq(d2b, zero))))) {
+        // Rare (coincident, or a square that underflowed): one by one.
+        found += pairOne(xy, ids, sums, si, s0, i64x2.extract_lane(ha, 0), s, inverse, radius);
+        found += pairOne(xy, ids, sums, si, s1, i64x2.extract_lane(ha, 1), s, inverse, radius);
+        found += pairOne(xy, ids, sums, si, s2, i64x2.extract_lane(hb, 0), s, inverse, radius);
+        found += pairOne(xy, ids, sums, si, s3, i64x2.extract_lane(hb, 1), s, inverse, radius);
+        continue;
+      }
+      // A lane out of reach (listed by the wider test, or a pad) computes a weight too, masked to 0.
+      const inv = v128.load(kc, 32);
+      const wa = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2a)), inv);
+      const wb = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2b)), inv);
+      const uxa = v128.and(f64x2.mul(dxa, wa), ha);
+      const uya = v128.and(f64x2.mul(dya, wa), ha);
+      const uxb = v128.and(f64x2.mul(dxb, wb), hb);
+      const uyb = v128.and(f64x2.mul(dyb, wb), hb);
+      const ca = v128.and(one, ha);
+      const cb = v128.and(one, hb);
+      n = f64x2.add(n, f64x2.add(ca, cb));
+      px = f64x2.sub(px, f64x2.add(uxa, uxb));
+      py = f64x2.sub(py, f64x2.add(uya, uyb));
+      addSlot(sums, s0, v128.shuffle<f64>(uxa, uya, 0, 2), f64x2.extract_lane(ca, 0));
+      addSlot(sums, s1, v128.shuffle<f64>(uxa, uya, 1, 3), f64x2.extract_lane(ca, 1));
+      addSlot(sums, s2, v128.shuffle<f64>(uxb, uyb, 0, 2), f64x2.extract_lane(cb, 0));
+      addSlot(sums, s3, v128.shuffle<f64>(uxb, uyb, 1, 3), f64x2.extract_lane(cb, 1));
+    }
+    const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+    addSlot(sums, si, f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3)), ni);
+    found += <i32>ni;
+  }
+  return found;
+}
+
+/** Adds the push (x, y) in `u` and the count c to the sums of `slot`. */
+function addSlot(sums: usize, slot: i32, u: v128, c: f64): void {
+  const q = sums + ((<usize>slot) << 5);
+  v128.store(q, f64x2.add(v128.load(q), u));
+  store<f64>(q, load<f64>(q, 16) + c, 16);
+}
+
+/** addPair of slots i, j where `hit` (a lane of the exact test) is set; returns 1 if so, else 0. */
+function pairOne(
+  xy: usize,
+  ids: usize,
+  sums: usize,
+  i: i32,
+  j: i32,
+  hit: i64,
+  s: f64,
+  inverse: f64,
+  radius: f64,
+): i32 {
+  if (hit === 0) return 0;
+  addPair(xy, ids, sums, i, j, s, inverse, radius);
+  return 1;
+}
