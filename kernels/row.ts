@@ -13,8 +13,8 @@ import { addPair } from './pair';
 /**
  * The row's layout in `temp`, per entry, with `cap` = rowCap(slots) entries per array:
  *   rx, ry  f32: (x - x0) h, (y - y0) h, relative to a's first item, h a power of two with radius h in [1, 2)
- *   xy      f64 x, y (interleaved, for the exact test)     slot  i32 the item's slot
- *   hits    i32 row entries listed by the first pass for one item
+ *   slot    i32 the item's slot (the second pass reads its f64 x, y and sums by slot)
+ *   hits    i32 slots listed by the first pass for one item
  * Past the row's last entry m, four pad entries that no test accepts (NaN), whose slot is the padding record.
  */
 export function rowCap(slots: i32): usize {
@@ -23,7 +23,7 @@ export function rowCap(slots: i32): usize {
 
 /** Bytes of `temp` that accumulate needs for a tree of `slots` slots. */
 export function tempBytes(slots: i32): usize {
-  return rowCap(slots) * 32 + 64;
+  return rowCap(slots) * 16 + 64;
 }
 
 // For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
@@ -80,8 +80,7 @@ export function rowJoin(
   const kc = temp;
   const rx = temp + 64;
   const ry = rx + (cap << 2);
-  const rxy = ry + (cap << 2);
-  const rs = rxy + (cap << 4);
+  const rs = ry + (cap << 2);
   const hits = rs + (cap << 2);
   const h = rowScale(radius);
   const x0 = load<f64>(xy + ((<usize>sa) << 4));
@@ -112,17 +111,15 @@ export function rowJoin(
       const f = f32x4.demote_f64x2_zero(u);
       store<f32>(rx + ((<usize>m) << 2), f32x4.extract_lane(f, 0));
       store<f32>(ry + ((<usize>m) << 2), f32x4.extract_lane(f, 1));
-      v128.store(rxy + ((<usize>m) << 4), v);
       store<i32>(rs + ((<usize>m) << 2), j);
       m++;
     }
   }
-  // Four pads: NaN fails every test; a pad's sums (the padding record past the last slot) take only
-  // masked zeros.
+  // Four pads: NaN fails every test. Their slot is the padding slot past the last, whose x, y are NaN
+  // (set by accumulate) and whose sums take only masked zeros.
   for (let t = m; t < m + 4; t++) {
     store<f32>(rx + ((<usize>t) << 2), NaN);
     store<f32>(ry + ((<usize>t) << 2), NaN);
-    v128.store(rxy + ((<usize>t) << 4), f64x2.splat(NaN));
     store<i32>(rs + ((<usize>t) << 2), slots);
   }
   // The first pass's reach: with offsets within 256 (radius h is 1 to 2) the f32 distance is off by less
@@ -136,7 +133,6 @@ export function rowJoin(
       store<f32>(ry + ((<usize>t) << 2), 0);
     }
   }
-  const lanes = i32x4(0, 1, 2, 3);
   const rsc = radius * s;
   const inverse = 1 / rsc;
   v128.store(kc, f32x4.splat(reach));
@@ -156,17 +152,17 @@ export function rowJoin(
       const dy = f32x4.sub(v128.load(ry + ((<usize>t) << 2)), yi);
       const d2 = f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy));
       const bits = i32x4.bitmask(f32x4.le(d2, v128.load(kc)));
-      const idx = i32x4.add(i32x4.splat(t), lanes);
-      v128.store(hits + ((<usize>nh) << 2), i8x16.swizzle(idx, v128.load(COMPACT + ((<usize>bits) << 4))));
+      const slot4 = v128.load(rs + ((<usize>t) << 2));
+      v128.store(hits + ((<usize>nh) << 2), i8x16.swizzle(slot4, v128.load(COMPACT + ((<usize>bits) << 4))));
       nh += <i32>popcnt(bits);
     }
     // Lanes past m (a start not a multiple of 4 from m) read pads: never listed. The count is rounded up
     // to a multiple of 4 with the pad's entry.
-    v128.store(hits + ((<usize>nh) << 2), i32x4.splat(m));
+    v128.store(hits + ((<usize>nh) << 2), i32x4.splat(slots));
     // Second pass: the exact rule and the push, four listed candidates at a time (two independent f64x2
     // chains: the square root and division are slow, and the steps per item few), into the slots' sums.
     const si = load<i32>(rs + ((<usize>p) << 2));
-    const pi = v128.load(rxy + ((<usize>p) << 4));
+    const pi = v128.load(xy + ((<usize>si) << 4));
     const xe = f64x2.splat(f64x2.extract_lane(pi, 0));
     const ye = f64x2.splat(f64x2.extract_lane(pi, 1));
     let n = zero;
@@ -174,14 +170,14 @@ export function rowJoin(
     let py = zero;
     for (let q = 0; q < nh; q += 4) {
       const hq = hits + ((<usize>q) << 2);
-      const j0 = <usize>load<i32>(hq);
-      const j1 = <usize>load<i32>(hq, 4);
-      const j2 = <usize>load<i32>(hq, 8);
-      const j3 = <usize>load<i32>(hq, 12);
-      const p0 = v128.load(rxy + (j0 << 4));
-      const p1 = v128.load(rxy + (j1 << 4));
-      const p2 = v128.load(rxy + (j2 << 4));
-      const p3 = v128.load(rxy + (j3 << 4));
+      const s0 = load<i32>(hq);
+      const s1 = load<i32>(hq, 4);
+      const s2 = load<i32>(hq, 8);
+      const s3 = load<i32>(hq, 12);
+      const p0 = v128.load(xy + ((<usize>s0) << 4));
+      const p1 = v128.load(xy + ((<usize>s1) << 4));
+      const p2 = v128.load(xy + ((<usize>s2) << 4));
+      const p3 = v128.load(xy + ((<usize>s3) << 4));
       const sv = v128.load(kc, 48);
       const dxa = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xe), sv);
       const dya = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), ye), sv);
@@ -192,10 +188,6 @@ export function rowJoin(
       const r2 = v128.load(kc, 16);
       const ha = f64x2.le(d2a, r2);
       const hb = f64x2.le(d2b, r2);
-      const s0 = load<i32>(rs + (j0 << 2));
-      const s1 = load<i32>(rs + (j1 << 2));
-      const s2 = load<i32>(rs + (j2 << 2));
-      const s3 = load<i32>(rs + (j3 << 2));
       if (v128.any_true(v128.or(v128.and(ha, f64x2.eq(d2a, zero)), v128.and(hb, f64x2.eq(d2b, zero))))) {
         // Rare (coincident, or a square that underflowed): one by one.
         found += pairOne(xy, ids, sums, si, s0, i64x2.extract_lane(ha, 0), s, inverse, radius);

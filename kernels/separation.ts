@@ -40,6 +40,8 @@ export function accumulate(
   temp: usize,
 ): i32 {
   memory.fill(sums, 0, (<usize>slots + 2) << 5);
+  // The padding slot past the last: the rows' pads point at it, and NaN is never within reach.
+  v128.store(xy + ((<usize>slots) << 4), f64x2.splat(NaN));
   const rs = radius * s;
   const inverse = 1 / rs;
   const r2 = f64x2.splat(rs * rs);
@@ -145,8 +147,9 @@ export function accumulate(
 }
 
 /**
- * Per id below `end`: the sums of its slot (i32 `idSlot`, -1 for an absent id, which gets 0) into f64
- * arrays outCount, outX, outY.
+ * Per id below `end`: the sums of its slot (i32 `idSlot`, -1 for an absent id, which gets 0) into the
+ * arrays outCount, outX, outY, each of the element type `kinds` gives (2 bits each, count first): 0 f64,
+ * 1 f32, 2 i32.
  */
 export function scatter(
   idSlot: usize,
@@ -155,19 +158,53 @@ export function scatter(
   outCount: usize,
   outX: usize,
   outY: usize,
+  kinds: i32,
 ): void {
+  if (kinds === 0 || kinds === (2 | (1 << 2) | (1 << 4))) {
+    // The usual element types (f64; or i32 counts and f32 sums), in loops of their own.
+    const wide = kinds === 0;
+    for (let id = 0; id < end; id++) {
+      const slot = load<i32>(idSlot + ((<usize>id) << 2));
+      let v = f64x2.splat(0);
+      let c: f64 = 0;
+      if (slot >= 0) {
+        const p = sums + ((<usize>slot) << 5);
+        v = v128.load(p);
+        c = load<f64>(p, 16);
+      }
+      if (wide) {
+        store<f64>(outCount + ((<usize>id) << 3), c);
+        store<f64>(outX + ((<usize>id) << 3), f64x2.extract_lane(v, 0));
+        store<f64>(outY + ((<usize>id) << 3), f64x2.extract_lane(v, 1));
+      } else {
+        const f = f32x4.demote_f64x2_zero(v);
+        store<i32>(outCount + ((<usize>id) << 2), <i32>c);
+        store<f32>(outX + ((<usize>id) << 2), f32x4.extract_lane(f, 0));
+        store<f32>(outY + ((<usize>id) << 2), f32x4.extract_lane(f, 1));
+      }
+    }
+    return;
+  }
   for (let id = 0; id < end; id++) {
     const slot = load<i32>(idSlot + ((<usize>id) << 2));
-    const o = (<usize>id) << 3;
-    if (slot < 0) {
-      store<f64>(outCount + o, 0);
-      store<f64>(outX + o, 0);
-      store<f64>(outY + o, 0);
-      continue;
+    let c: f64 = 0;
+    let x: f64 = 0;
+    let y: f64 = 0;
+    if (slot >= 0) {
+      const p = sums + ((<usize>slot) << 5);
+      x = load<f64>(p);
+      y = load<f64>(p, 8);
+      c = load<f64>(p, 16);
     }
-    const p = sums + ((<usize>slot) << 5);
-    store<f64>(outX + o, load<f64>(p));
-    store<f64>(outY + o, load<f64>(p, 8));
-    store<f64>(outCount + o, load<f64>(p, 16));
+    put(outCount, id, c, kinds & 3);
+    put(outX, id, x, (kinds >> 2) & 3);
+    put(outY, id, y, (kinds >> 4) & 3);
   }
+}
+
+/** Element i of the array at `out`, of element type `kind` (0 f64, 1 f32, 2 i32), set to v. */
+function put(out: usize, i: i32, v: f64, kind: i32): void {
+  if (kind === 0) store<f64>(out + ((<usize>i) << 3), v);
+  else if (kind === 1) store<f32>(out + ((<usize>i) << 2), <f32>v);
+  else store<i32>(out + ((<usize>i) << 2), <i32>v);
 }

@@ -13,7 +13,7 @@
  *   list    i32 leaf pairs, stride 2, as walked; sorted: the same sorted by first leaf; idSlot i32 per id
  *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt 2 i32 per node
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
- *   outCount, outX, outY   f64 per id: the sums per id, copied into the caller's arrays
+ *   outCount, outX, outY   per id, in the element types of the caller's arrays (copied into them by set())
  *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
  * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
  * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
@@ -65,7 +65,15 @@ interface Exports {
     listCap: number,
   ): number;
   sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
-  scatter(idSlot: number, end: number, sums: number, outCount: number, outX: number, outY: number): void;
+  scatter(
+    idSlot: number,
+    end: number,
+    sums: number,
+    outCount: number,
+    outX: number,
+    outY: number,
+    kinds: number,
+  ): void;
 }
 
 /** Room per region, in items. */
@@ -111,9 +119,9 @@ export class SeparationWasm {
   private idSlot = new Int32Array(0);
   private rect = new Float64Array(0);
   private child = new Int32Array(0);
-  private outCount = new Float64Array(0);
-  private outX = new Float64Array(0);
-  private outY = new Float64Array(0);
+  private outCount: Output = new Float64Array(0);
+  private outX: Output = new Float64Array(0);
+  private outY: Output = new Float64Array(0);
   private buffer: ArrayBuffer | null = null;
   /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
@@ -206,11 +214,11 @@ export class SeparationWasm {
     if (this.idSlot.length !== idSlot.length) {
       this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
     }
-    if (this.outCount.length !== end) {
-      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
-      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
-      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
-    }
+    // The outputs in the caller's element types, so that the copies out are plain copies.
+    const buffer = this.x.memory.buffer;
+    if (!sameView(this.outCount, counts, end)) this.outCount = viewLike(counts, buffer, at.oc, end);
+    if (!sameView(this.outX, sumX, end)) this.outX = viewLike(sumX, buffer, at.ox, end);
+    if (!sameView(this.outY, sumY, end)) this.outY = viewLike(sumY, buffer, at.oy, end);
     this.xy.set(xy);
     this.ids.set(ids);
     this.start.set(start);
@@ -229,7 +237,8 @@ export class SeparationWasm {
       s,
       at.temp,
     );
-    this.x.scatter(at.idSlot, end, at.sums, at.oc, at.ox, at.oy);
+    const kinds = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
+    this.x.scatter(at.idSlot, end, at.sums, at.oc, at.ox, at.oy, kinds);
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
@@ -298,6 +307,25 @@ export class SeparationWasm {
   memoryBytes(): number {
     return this.buffer?.byteLength ?? 0;
   }
+}
+
+type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/** scatter's element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
+function kindOf(a: Output): number {
+  return a instanceof Float64Array ? 0 : a instanceof Float32Array ? 1 : 2;
+}
+
+/** Whether `view` is of `like`'s type and `end` long (else it is made again, over the current memory). */
+function sameView(view: Output, like: Output, end: number): boolean {
+  return view.length === end && view.constructor === like.constructor;
+}
+
+function viewLike(like: Output, buffer: ArrayBuffer, at: number, end: number): Output {
+  if (like instanceof Float64Array) return new Float64Array(buffer, at, end);
+  if (like instanceof Float32Array) return new Float32Array(buffer, at, end);
+  if (like instanceof Uint32Array) return new Uint32Array(buffer, at, end);
+  return new Int32Array(buffer, at, end);
 }
 
 /** base64 to bytes, without Buffer (browsers) or a fetch. */
