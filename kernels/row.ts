@@ -9,6 +9,7 @@
 // about a third of the candidates.
 
 import { addPair } from './pair';
+import { prepCap, rowScale } from './prepare';
 
 /**
  * The row's layout in `temp`, per entry, with `cap` = rowCap(slots) entries per array:
@@ -23,7 +24,7 @@ export function rowCap(slots: i32): usize {
 
 /** Bytes of `temp` that accumulate needs for a tree of `slots` slots. */
 export function tempBytes(slots: i32): usize {
-  return rowCap(slots) * 16 + 64;
+  return rowCap(slots) * 16 + 80;
 }
 
 // For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
@@ -40,17 +41,6 @@ const COMPACT = memory.data<u8>([
   6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
   15,
 ]);
-
-/**
- * The power of two h with radius h in [1, 2), or 0 where there is none in range (radius 0, subnormal or
- * so large that h would be subnormal): then the first pass lists every candidate.
- */
-export function rowScale(radius: f64): f64 {
-  const e = <i32>((reinterpret<u64>(radius) >> 52) & 0x7ff);
-  // radius = m 2^(e - 1023), so h = 2^(1023 - e); its biased exponent 2046 - e must be 1..2046.
-  if (e === 0 || e === 0x7ff || e === 2046) return 0;
-  return reinterpret<f64>((<u64>(2046 - e)) << 52);
-}
 
 /**
  * The pairs k..k2-1 of the list, all with first leaf a (not wide; see accumulate): every pair of items
@@ -71,49 +61,53 @@ export function rowJoin(
   radius: f64,
   s: f64,
   temp: usize,
+  prep: usize,
 ): i32 {
   const sa = load<i32>(start + ((<usize>a) << 2));
   const na = load<i32>(count + ((<usize>a) << 2));
   if (na === 0) return 0;
   const cap = rowCap(slots);
-  // Loop constants, read from memory in the loops (TurboFan otherwise recomputes a division every step).
+  // Loop constants (64 bytes), read from memory in the loops (TurboFan otherwise recomputes a division
+  // every step), then the reach of gatherRow.
   const kc = temp;
-  const rx = temp + 64;
+  const rx = temp + 80;
   const ry = rx + (cap << 2);
   const rs = ry + (cap << 2);
   const hits = rs + (cap << 2);
-  const h = rowScale(radius);
-  const x0 = load<f64>(xy + ((<usize>sa) << 4));
-  const y0 = load<f64>(xy + ((<usize>sa) << 4), 8);
-  // a's items first, then each partner's: their offsets' largest magnitude bounds the f32 rounding.
   let m = 0;
-  let big = f64x2.splat(0);
   let self = false;
-  const origin = f64x2(x0, y0);
-  const hv = f64x2.splat(h);
-  for (let q = k - 1; q < k2; q++) {
-    let sb = sa;
-    let eb = sa + na;
-    if (q >= k) {
-      const marked = load<i32>(list + ((<usize>q) << 3), 4);
-      const b = marked < 0 ? ~marked : marked;
-      if (b === a) {
-        self = true;
-        continue;
+  let reach: f32 = prep !== 0 ? load<f32>(prep) : 0;
+  if (reach > 0) {
+    // Prepared (prepare.ts): every slot's f32 offsets from one origin, copied four at a time.
+    const gx = prep + 16;
+    const gy = gx + (prepCap(slots) << 2);
+    for (let q = k - 1; q < k2; q++) {
+      let sb = sa;
+      let eb = sa + na;
+      if (q >= k) {
+        const marked = load<i32>(list + ((<usize>q) << 3), 4);
+        const b = marked < 0 ? ~marked : marked;
+        if (b === a) {
+          self = true;
+          continue;
+        }
+        sb = load<i32>(start + ((<usize>b) << 2));
+        eb = sb + load<i32>(count + ((<usize>b) << 2));
       }
-      sb = load<i32>(start + ((<usize>b) << 2));
-      eb = sb + load<i32>(count + ((<usize>b) << 2));
+      // Up to three entries past this leaf's are written too: the next leaf's, or the pads, overwrite them.
+      for (let j = sb; j < eb; j += 4) {
+        const o = (<usize>(m + j - sb)) << 2;
+        v128.store(rx + o, v128.load(gx + ((<usize>j) << 2)));
+        v128.store(ry + o, v128.load(gy + ((<usize>j) << 2)));
+        v128.store(rs + o, i32x4.add(i32x4.splat(j), i32x4(0, 1, 2, 3)));
+      }
+      m += eb - sb;
     }
-    for (let j = sb; j < eb; j++) {
-      const v = v128.load(xy + ((<usize>j) << 4));
-      const u = f64x2.mul(f64x2.sub(v, origin), hv);
-      big = f64x2.pmax(big, f64x2.abs(u));
-      const f = f32x4.demote_f64x2_zero(u);
-      store<f32>(rx + ((<usize>m) << 2), f32x4.extract_lane(f, 0));
-      store<f32>(ry + ((<usize>m) << 2), f32x4.extract_lane(f, 1));
-      store<i32>(rs + ((<usize>m) << 2), j);
-      m++;
-    }
+  } else {
+    m = gatherRow(xy, start, count, list, k, k2, a, sa, na, radius, rx, ry, rs);
+    self = m < 0;
+    if (self) m = ~m;
+    reach = load<f32>(rx - 16);
   }
   // Four pads: NaN fails every test. Their slot is the padding slot past the last, whose x, y are NaN
   // (set by accumulate) and whose sums take only masked zeros.
@@ -121,17 +115,6 @@ export function rowJoin(
     store<f32>(rx + ((<usize>t) << 2), NaN);
     store<f32>(ry + ((<usize>t) << 2), NaN);
     store<i32>(rs + ((<usize>t) << 2), slots);
-  }
-  // The first pass's reach: with offsets within 256 (radius h is 1 to 2) the f32 distance is off by less
-  // than 2^-12 of the radius, so a square wider by 2^-10 keeps every pair within reach (docs/crowd.md has
-  // the bound). Offsets larger, or no scale: every candidate is listed (the rx, ry of 0 always pass).
-  let reach = <f32>(radius * h * (radius * h) * (1 + 1.0 / 1024));
-  if (!(h > 0 && Math.max(f64x2.extract_lane(big, 0), f64x2.extract_lane(big, 1)) <= 256)) {
-    reach = Infinity;
-    for (let t = 0; t < m; t++) {
-      store<f32>(rx + ((<usize>t) << 2), 0);
-      store<f32>(ry + ((<usize>t) << 2), 0);
-    }
   }
   const rsc = radius * s;
   const inverse = 1 / rsc;
@@ -243,4 +226,69 @@ function pairOne(
   if (hit === 0) return 0;
   addPair(xy, ids, sums, i, j, s, inverse, radius);
   return 1;
+}
+
+/**
+ * Not prepared: the row of leaf a and its partners (pairs k..k2-1), offsets from a's first item, into rx,
+ * ry, rs; the first pass's reach into the f32 16 bytes before rx. Returns the row's length, as ~length when the
+ * run holds (a, a).
+ */
+function gatherRow(
+  xy: usize,
+  start: usize,
+  count: usize,
+  list: usize,
+  k: i32,
+  k2: i32,
+  a: i32,
+  sa: i32,
+  na: i32,
+  radius: f64,
+  rx: usize,
+  ry: usize,
+  rs: usize,
+): i32 {
+  const h = rowScale(radius);
+  const origin = v128.load(xy + ((<usize>sa) << 4));
+  const hv = f64x2.splat(h);
+  // a's items first, then each partner's: their offsets' largest magnitude bounds the f32 rounding.
+  let m = 0;
+  let big = f64x2.splat(0);
+  let self = false;
+  for (let q = k - 1; q < k2; q++) {
+    let sb = sa;
+    let eb = sa + na;
+    if (q >= k) {
+      const marked = load<i32>(list + ((<usize>q) << 3), 4);
+      const b = marked < 0 ? ~marked : marked;
+      if (b === a) {
+        self = true;
+        continue;
+      }
+      sb = load<i32>(start + ((<usize>b) << 2));
+      eb = sb + load<i32>(count + ((<usize>b) << 2));
+    }
+    for (let j = sb; j < eb; j++) {
+      const u = f64x2.mul(f64x2.sub(v128.load(xy + ((<usize>j) << 4)), origin), hv);
+      big = f64x2.pmax(big, f64x2.abs(u));
+      const f = f32x4.demote_f64x2_zero(u);
+      store<f32>(rx + ((<usize>m) << 2), f32x4.extract_lane(f, 0));
+      store<f32>(ry + ((<usize>m) << 2), f32x4.extract_lane(f, 1));
+      store<i32>(rs + ((<usize>m) << 2), j);
+      m++;
+    }
+  }
+  // With offsets within 256 (radius h is 1 to 2) the f32 distance is off by less than 2^-12 of the radius,
+  // so a square wider by 2^-10 keeps every pair within reach (docs/crowd.md has the bound). Offsets
+  // larger, or no scale: every candidate is listed (the rx, ry of 0 always pass).
+  let reach = <f32>(radius * h * (radius * h) * (1 + 1.0 / 1024));
+  if (!(h > 0 && Math.max(f64x2.extract_lane(big, 0), f64x2.extract_lane(big, 1)) <= 256)) {
+    reach = Infinity;
+    for (let t = 0; t < m; t++) {
+      store<f32>(rx + ((<usize>t) << 2), 0);
+      store<f32>(ry + ((<usize>t) << 2), 0);
+    }
+  }
+  store<f32>(rx - 16, reach);
+  return self ? ~m : m;
 }

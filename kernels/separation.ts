@@ -9,6 +9,7 @@
 import { addPair, addSums } from './pair';
 import { rowJoin } from './row';
 
+export { prepare, prepBytes } from './prepare';
 export { tempBytes } from './row';
 export { sortByFirst, walk } from './walk';
 
@@ -24,7 +25,9 @@ export function heapBase(): usize {
  * items within reach adds to the per-slot sums at `sums` (records of 32 bytes: f64 sum x, sum y, count,
  * unused; one record of padding past `slots`; zeroed here first, so that sums over sub-ranges of the list
  * add up to the sums over the whole list). `xy` holds f64 x, y per slot (one slot of padding), `ids` the i32 id per
- * slot. Differences are taken times `s` (r2 = (radius s)², inverse = 1 / (radius s)). Returns the pairs.
+ * slot. Differences are taken times `s` (r2 = (radius s)², inverse = 1 / (radius s)). `temp` is this
+ * call's scratch, tempBytes(slots) bytes; `prep` 0, or where prepare() wrote for this xy and radius (the
+ * rows then copy instead of converting; one prepare serves calls on any sub-ranges). Returns the pairs.
  */
 export function accumulate(
   xy: usize,
@@ -38,6 +41,7 @@ export function accumulate(
   radius: f64,
   s: f64,
   temp: usize,
+  prep: usize,
 ): i32 {
   memory.fill(sums, 0, (<usize>slots + 2) << 5);
   // The padding slot past the last: the rows' pads point at it, and NaN is never within reach.
@@ -59,7 +63,7 @@ export function accumulate(
       // Not wide: the run of pairs of leaf a (the list is sorted by first leaf) is one row (kernels/row.ts).
       let k2 = k + 1;
       while (k2 < pairs && load<i32>(list + ((<usize>k2) << 3)) === first) k2++;
-      found += rowJoin(xy, ids, start, count, list, k, k2, a, sums, slots, radius, s, temp);
+      found += rowJoin(xy, ids, start, count, list, k, k2, a, sums, slots, radius, s, temp, prep);
       k = k2 - 1;
       continue;
     }

@@ -139,6 +139,11 @@ describe('querySeparationInto: pairs at the radius to the last bit (the f32 cand
     }
   });
 
+  it('seed 49: the same in two crowds 20,000 radii apart (the rows convert for themselves, not once for all)', () => {
+    const points = [...boundaryPairs(49, 300, 0, 0, 1.5), ...boundaryPairs(50, 300, 30_000, 5, 1.5)];
+    expectExact(treeOf(points, { maxItems: 8, minSize: 0.5 }), points, 1.5);
+  });
+
   it('seed 46: a radius so large no scale brings it to [1, 2) (every candidate listed), and 1e300', () => {
     const rnd = mulberry32(46);
     const points: Point[] = [];

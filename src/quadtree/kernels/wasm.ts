@@ -15,6 +15,7 @@
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
  *   outCount, outX, outY   per id, in the element types of the caller's arrays (copied into them by set())
  *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
+ *   prep    every slot's f32 offsets for the rows: prepBytes(slots) bytes (kernels/prepare.ts)
  * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
  * on an unchanged tree allocates nothing: the views below are made again only when the layout changes.
  */
@@ -39,6 +40,8 @@ interface Exports {
   memory: WasmMemory;
   heapBase(): number;
   tempBytes(slots: number): number;
+  prepBytes(slots: number): number;
+  prepare(xy: number, slots: number, radius: number, prep: number): void;
   accumulate(
     xy: number,
     ids: number,
@@ -51,6 +54,7 @@ interface Exports {
     radius: number,
     s: number,
     temp: number,
+    prep: number,
   ): number;
   walk(
     rect: number,
@@ -105,6 +109,7 @@ export class SeparationWasm {
     ox: 0,
     oy: 0,
     temp: 0,
+    prep: 0,
     rect: 0,
     child: 0,
     stack: 0,
@@ -224,6 +229,7 @@ export class SeparationWasm {
     this.start.set(start);
     this.count.set(count);
     this.idSlot.set(idSlot);
+    this.x.prepare(at.xy, slots, radius, at.prep);
     const found = this.x.accumulate(
       at.xy,
       at.ids,
@@ -236,6 +242,7 @@ export class SeparationWasm {
       radius,
       s,
       at.temp,
+      at.prep,
     );
     const kinds = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
     this.x.scatter(at.idSlot, end, at.sums, at.oc, at.ox, at.oy, kinds);
@@ -279,6 +286,8 @@ export class SeparationWasm {
       oy: take(room.ids * 8),
       // One leaf and its partners in a row (kernels/row.ts).
       temp: take(this.x.tempBytes(room.slots)),
+      // Every slot's f32 offsets for the rows (kernels/prepare.ts).
+      prep: take(this.x.prepBytes(room.slots)),
       rect: take(room.nodes * 32),
       child: take(room.nodes * 4),
       stack: take(room.stack * 4),
