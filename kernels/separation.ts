@@ -150,13 +150,27 @@ export function accumulate(
   return found;
 }
 
+/** Element i of the array at `out`, of element type `kind` (0 f64, 1 f32, 2 i32), set to v. */
+function put(out: usize, i: i32, v: f64, kind: i32): void {
+  if (kind === 0) store<f64>(out + ((<usize>i) << 3), v);
+  else if (kind === 1) store<f32>(out + ((<usize>i) << 2), <f32>v);
+  else store<i32>(out + ((<usize>i) << 2), <i32>v);
+}
+
 /**
- * Per id below `end`: the sums of its slot (i32 `idSlot`, -1 for an absent id, which gets 0) into the
- * arrays outCount, outX, outY, each of the element type `kinds` gives (2 bits each, count first): 0 f64,
- * 1 f32, 2 i32.
+ * The slot sums handed to per-id outputs: those of ids below `end` zeroed, then for every leaf's pair with
+ * itself among the `pairs` pairs at `list` (the walk gives every leaf one), the sums of the leaf's slots
+ * written at their ids (i32 `ids` per slot). Writing at random ids, not reading at random slots per id:
+ * a store that misses the cache does not hold up the loop as a load does. The outputs' element types
+ * are `kinds` (2 bits each, count first): 0 f64, 1 f32, 2 i32; the scene's (i32, f32, f32) has a loop of
+ * its own.
  */
-export function scatter(
-  idSlot: usize,
+export function scatterLeaves(
+  list: usize,
+  pairs: i32,
+  start: usize,
+  count: usize,
+  ids: usize,
   end: i32,
   sums: usize,
   outCount: usize,
@@ -164,51 +178,29 @@ export function scatter(
   outY: usize,
   kinds: i32,
 ): void {
-  if (kinds === 0 || kinds === (2 | (1 << 2) | (1 << 4))) {
-    // The usual element types (f64; or i32 counts and f32 sums), in loops of their own.
-    const wide = kinds === 0;
-    for (let id = 0; id < end; id++) {
-      const slot = load<i32>(idSlot + ((<usize>id) << 2));
-      let v = f64x2.splat(0);
-      let c: f64 = 0;
-      if (slot >= 0) {
-        const p = sums + ((<usize>slot) << 5);
-        v = v128.load(p);
-        c = load<f64>(p, 16);
-      }
-      if (wide) {
-        store<f64>(outCount + ((<usize>id) << 3), c);
-        store<f64>(outX + ((<usize>id) << 3), f64x2.extract_lane(v, 0));
-        store<f64>(outY + ((<usize>id) << 3), f64x2.extract_lane(v, 1));
-      } else {
-        const f = f32x4.demote_f64x2_zero(v);
-        store<i32>(outCount + ((<usize>id) << 2), <i32>c);
+  memory.fill(outCount, 0, (<usize>end) << ((kinds & 3) === 0 ? 3 : 2));
+  memory.fill(outX, 0, (<usize>end) << (((kinds >> 2) & 3) === 0 ? 3 : 2));
+  memory.fill(outY, 0, (<usize>end) << (((kinds >> 4) & 3) === 0 ? 3 : 2));
+  const usual = kinds === (2 | (1 << 2) | (1 << 4));
+  for (let k = 0; k < pairs; k++) {
+    const a = load<i32>(list + ((<usize>k) << 3)) & 0x3fffffff;
+    const marked = load<i32>(list + ((<usize>k) << 3), 4);
+    if ((marked < 0 ? ~marked : marked) !== a) continue;
+    const sa = load<i32>(start + ((<usize>a) << 2));
+    const ea = sa + load<i32>(count + ((<usize>a) << 2));
+    for (let slot = sa; slot < ea; slot++) {
+      const id = load<i32>(ids + ((<usize>slot) << 2));
+      const p = sums + ((<usize>slot) << 5);
+      if (usual) {
+        const f = f32x4.demote_f64x2_zero(v128.load(p));
+        store<i32>(outCount + ((<usize>id) << 2), <i32>load<f64>(p, 16));
         store<f32>(outX + ((<usize>id) << 2), f32x4.extract_lane(f, 0));
         store<f32>(outY + ((<usize>id) << 2), f32x4.extract_lane(f, 1));
+      } else {
+        put(outCount, id, load<f64>(p, 16), kinds & 3);
+        put(outX, id, load<f64>(p), (kinds >> 2) & 3);
+        put(outY, id, load<f64>(p, 8), (kinds >> 4) & 3);
       }
     }
-    return;
   }
-  for (let id = 0; id < end; id++) {
-    const slot = load<i32>(idSlot + ((<usize>id) << 2));
-    let c: f64 = 0;
-    let x: f64 = 0;
-    let y: f64 = 0;
-    if (slot >= 0) {
-      const p = sums + ((<usize>slot) << 5);
-      x = load<f64>(p);
-      y = load<f64>(p, 8);
-      c = load<f64>(p, 16);
-    }
-    put(outCount, id, c, kinds & 3);
-    put(outX, id, x, (kinds >> 2) & 3);
-    put(outY, id, y, (kinds >> 4) & 3);
-  }
-}
-
-/** Element i of the array at `out`, of element type `kind` (0 f64, 1 f32, 2 i32), set to v. */
-function put(out: usize, i: i32, v: f64, kind: i32): void {
-  if (kind === 0) store<f64>(out + ((<usize>i) << 3), v);
-  else if (kind === 1) store<f32>(out + ((<usize>i) << 2), <f32>v);
-  else store<i32>(out + ((<usize>i) << 2), <i32>v);
 }

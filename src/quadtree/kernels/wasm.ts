@@ -3,14 +3,14 @@
  * separationWasm.ts by `npm run build:kernels`): compiled synchronously from the embedded bytes the first
  * time it is asked for. Keep the module small (a test keeps it under 8 KB): browsers may refuse to compile
  * large modules synchronously on the main thread (Chrome's limit used to be 4 KB; the browser tests'
- * Chromium compiles this ~5 KB one). Where WebAssembly, its SIMD or the synchronous compile is refused,
+ * Chromium compiles this ~7 KB one). Where WebAssembly, its SIMD or the synchronous compile is refused,
  * compiling fails once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
  *
  * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
  *   xy      f64 x, y per slot, plus one slot of padding (the kernel reads two candidates at a time)
  *   ids     i32 per slot (+ padding)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
- *   list    i32 leaf pairs, stride 2, as walked; sorted: the same sorted by first leaf; idSlot i32 per id
+ *   list    i32 leaf pairs, stride 2, as walked; sorted: the same grouped by first leaf (walk.ts)
  *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's; firstAt 2 i32 per node
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
  *   outCount, outX, outY   per id, in the element types of the caller's arrays (copied into them by set())
@@ -42,6 +42,19 @@ interface Exports {
   tempBytes(slots: number): number;
   prepBytes(slots: number): number;
   prepare(xy: number, slots: number, radius: number, prep: number): void;
+  scatterLeaves(
+    list: number,
+    pairs: number,
+    start: number,
+    count: number,
+    ids: number,
+    end: number,
+    sums: number,
+    outCount: number,
+    outX: number,
+    outY: number,
+    kinds: number,
+  ): void;
   accumulate(
     xy: number,
     ids: number,
@@ -69,15 +82,6 @@ interface Exports {
     listCap: number,
   ): number;
   sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
-  scatter(
-    idSlot: number,
-    end: number,
-    sums: number,
-    outCount: number,
-    outX: number,
-    outY: number,
-    kinds: number,
-  ): void;
 }
 
 /** Room per region, in items. */
@@ -103,7 +107,6 @@ export class SeparationWasm {
     start: 0,
     count: 0,
     list: 0,
-    idSlot: 0,
     sums: 0,
     oc: 0,
     ox: 0,
@@ -121,7 +124,6 @@ export class SeparationWasm {
   private ids = new Int32Array(0);
   private start = new Int32Array(0);
   private count = new Int32Array(0);
-  private idSlot = new Int32Array(0);
   private rect = new Float64Array(0);
   private child = new Int32Array(0);
   private outCount: Output = new Float64Array(0);
@@ -216,9 +218,6 @@ export class SeparationWasm {
       this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
       this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
     }
-    if (this.idSlot.length !== idSlot.length) {
-      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
-    }
     // The outputs in the caller's element types, so that the copies out are plain copies.
     const buffer = this.x.memory.buffer;
     if (!sameView(this.outCount, counts, end)) this.outCount = viewLike(counts, buffer, at.oc, end);
@@ -228,7 +227,6 @@ export class SeparationWasm {
     this.ids.set(ids);
     this.start.set(start);
     this.count.set(count);
-    this.idSlot.set(idSlot);
     this.x.prepare(at.xy, slots, radius, at.prep);
     const found = this.x.accumulate(
       at.xy,
@@ -245,7 +243,19 @@ export class SeparationWasm {
       at.prep,
     );
     const kinds = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
-    this.x.scatter(at.idSlot, end, at.sums, at.oc, at.ox, at.oy, kinds);
+    this.x.scatterLeaves(
+      at.sorted,
+      this.listPairs,
+      at.start,
+      at.count,
+      at.ids,
+      end,
+      at.sums,
+      at.oc,
+      at.ox,
+      at.oy,
+      kinds,
+    );
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
@@ -279,7 +289,6 @@ export class SeparationWasm {
       start: take(room.nodes * 4),
       count: take(room.nodes * 4),
       list: take(room.pairs * 8),
-      idSlot: take(room.ids * 4),
       sums: take(pad * 32),
       oc: take(room.ids * 8),
       ox: take(room.ids * 8),
@@ -303,7 +312,6 @@ export class SeparationWasm {
     this.ids = new Int32Array(0);
     this.start = new Int32Array(0);
     this.count = new Int32Array(0);
-    this.idSlot = new Int32Array(0);
     this.rect = new Float64Array(0);
     this.child = new Int32Array(0);
     this.outCount = new Float64Array(0);
@@ -320,7 +328,7 @@ export class SeparationWasm {
 
 type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
 
-/** scatter's element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
+/** scatterLeaves' element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
 function kindOf(a: Output): number {
   return a instanceof Float64Array ? 0 : a instanceof Float32Array ? 1 : 2;
 }
