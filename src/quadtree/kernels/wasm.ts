@@ -7,7 +7,7 @@
  * compiling fails once and {@link separationWasm} answers null: the caller keeps the JavaScript kernel.
  *
  * The module's memory holds copies of the tree's arrays, laid out here (byte offsets, 16-aligned):
- *   xy      f64 x, y per slot, plus one slot of padding (the kernel reads two candidates at a time)
+ *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)
  *   ids     i32 per slot (+ padding)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
  *   list    i32 leaf pairs, stride 2, as walked; sorted: the same grouped by first leaf (walk.ts)
