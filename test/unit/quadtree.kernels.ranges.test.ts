@@ -1,0 +1,103 @@
+import { PointQuadtree } from 'point-quadtree';
+import { distanceScale } from 'point-quadtree/internal/distance';
+import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sim/random';
+
+/*
+ * The WebAssembly kernel's accumulate export takes a contiguous range of the grouped leaf-pair list and
+ * zeroes its per-slot sums first, so that sums over sub-ranges add up to the sums over the whole list:
+ * what splitting the join across workers relies on. These tests call the export directly, on the memory
+ * the last querySeparationInto laid out (the kernel's internals, read through a cast).
+ */
+
+interface Exports {
+  memory: { buffer: ArrayBuffer };
+  accumulate(...args: number[]): number;
+}
+interface Internals {
+  x: Exports;
+  at: Record<'xy' | 'ids' | 'start' | 'count' | 'sorted' | 'sums' | 'temp' | 'prep', number>;
+  listPairs: number;
+}
+
+/** The per-slot records (sum x, sum y, count, unused) of accumulate over pairs [from, to) of the list. */
+function rangeSums(k: Internals, from: number, to: number, slots: number, r: number, prepared: boolean) {
+  const at = k.at;
+  const found = k.x.accumulate(
+    at.xy,
+    at.ids,
+    at.start,
+    at.count,
+    at.sorted + from * 8,
+    to - from,
+    at.sums,
+    slots,
+    r,
+    distanceScale(r),
+    at.temp,
+    prepared ? at.prep : 0,
+  );
+  return { found, sums: new Float64Array(k.x.memory.buffer, at.sums, 4 * slots).slice() };
+}
+
+function crowd(seed: number, n: number): PointQuadtree {
+  const rnd = mulberry32(seed);
+  const tree = new PointQuadtree({
+    bounds: { minX: 0, minY: 0, maxX: 60, maxY: 60 },
+    maxItems: 8,
+    minSize: 0.5,
+  });
+  for (let id = 0; id < n; id++) {
+    // Half uniform, half in a tight camp (leaves of every width; some coincident points).
+    if (id % 2 === 0) tree.insert(id, rnd() * 60, rnd() * 60);
+    else tree.insert(id, 30 + Math.round((rnd() - 0.5) * 40) / 8, 30 + Math.round((rnd() - 0.5) * 40) / 8);
+  }
+  return tree;
+}
+
+describe('accumulate over ranges of the leaf-pair list (the split a multi-threaded caller makes)', () => {
+  for (const [seed, r] of [
+    [61, 1.5],
+    [62, 0.3],
+    [63, 6],
+  ] as const) {
+    it(`seed ${seed}, r = ${r}: any split, prepared or not, adds up to the whole list's pairs, counts and sums`, () => {
+      const tree = crowd(seed, 4000);
+      const n = 4000;
+      const whole = {
+        counts: new Int32Array(n),
+        x: new Float64Array(n),
+        y: new Float64Array(n),
+      };
+      const pairs = tree.querySeparationInto(r, whole.counts, whole.x, whole.y);
+      const k = separationWasm() as unknown as Internals;
+      // The pool's slots in use (the tree's storage: state.ts).
+      const slots = (tree as unknown as { t: { pool: { top: number } } }).t.pool.top;
+      expect(slots).toBeGreaterThan(0);
+      const total = k.listPairs;
+      const all = rangeSums(k, 0, total, slots, r, true);
+      expect(all.found).toBe(pairs);
+      const rnd = mulberry32(seed + 100);
+      for (let trial = 0; trial < 6; trial++) {
+        // Three cuts anywhere, also inside one leaf's run of pairs.
+        const cuts = [0, ...[0, 1, 2].map(() => Math.floor(rnd() * total)).sort((a, b) => a - b), total];
+        const prepared = trial % 2 === 0;
+        const sum = new Float64Array(4 * slots);
+        let found = 0;
+        for (let c = 0; c + 1 < cuts.length; c++) {
+          const part = rangeSums(k, cuts[c], cuts[c + 1], slots, r, prepared);
+          found += part.found;
+          for (let i = 0; i < sum.length; i++) sum[i] += part.sums[i];
+        }
+        expect(found, `cuts ${cuts}`).toBe(pairs);
+        for (let slot = 0; slot < slots; slot++) {
+          expect(sum[4 * slot + 2], `count of slot ${slot}, cuts ${cuts}`).toBe(all.sums[4 * slot + 2]);
+          const scale = Math.max(1, all.sums[4 * slot + 2]);
+          expect(Math.abs(sum[4 * slot] - all.sums[4 * slot])).toBeLessThanOrEqual(1e-9 * scale);
+          expect(Math.abs(sum[4 * slot + 1] - all.sums[4 * slot + 1])).toBeLessThanOrEqual(1e-9 * scale);
+        }
+      }
+    });
+  }
+});
