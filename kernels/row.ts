@@ -1,19 +1,20 @@
 // One leaf against all its partners at once (see kernels/separation.ts): the items of leaf a and of the
 // leaves it is paired with are gathered into one row, and each item of a scans the rest of the row in two
-// passes. The first tests four candidates at a time in f32x4 lanes on coordinates relative to a's first
-// item and lists every candidate that may be within reach (a test made wider than the radius by more than
-// its rounding error can reach, so no pair within reach is ever left out). The second takes the listed
-// candidates two at a time in f64x2 lanes and applies the exact rule of src/quadtree/separation.ts to them
-// (the same f64 differences, square and comparison as the JavaScript kernel), then the push math, on hits
-// only. So the pairs found are exactly the JavaScript kernel's, and the square root and division run on
-// about a third of the candidates.
+// passes. The first tests four candidates at a time in f32x4 lanes on f32 offsets (prepare.ts's, or the
+// row's own from a's first item) and lists every candidate that may be within reach (a test made wider than
+// the radius by more than its rounding error can reach, so no pair within reach is ever left out: the
+// bound is in docs/crowd.md). The second takes the listed candidates four at a time in two f64x2 chains and
+// applies the exact rule of src/quadtree/separation.ts to them (the same f64 differences, square and
+// comparison as the JavaScript kernel), then the push math. So the pairs found are exactly the JavaScript
+// kernel's, and the square root and division run on about a third of the candidates.
 
 import { addPair } from './pair';
 import { prepCap, rowScale } from './prepare';
 
 /**
  * The row's layout in `temp`, per entry, with `cap` = rowCap(slots) entries per array:
- *   rx, ry  f32: (x - x0) h, (y - y0) h, relative to a's first item, h a power of two with radius h in [1, 2)
+ *   rx, ry  f32 offsets (x - x0) h, (y - y0) h, h a power of two with radius h in [1, 2) and x0, y0 the
+ *           middle of the items' extent (prepared) or a's first item
  *   slot    i32 the item's slot (the second pass reads its f64 x, y and sums by slot)
  *   hits    i32 slots listed by the first pass for one item
  * Past the row's last entry m, four pad entries that no test accepts (NaN), whose slot is the padding record.
@@ -28,18 +29,24 @@ export function tempBytes(slots: i32): usize {
 }
 
 // For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
+// biome-ignore format: one row per mask
 const COMPACT = memory.data<u8>([
-  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 128, 128, 128,
-  128, 128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
-  128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 8, 9, 10, 11, 128, 128, 128, 128,
-  128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 4,
-  5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128,
-  128, 128, 128, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 12,
-  13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 128,
-  128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 8, 9, 10, 11, 12, 13, 14, 15,
-  128, 128, 128, 128, 128, 128, 128, 128, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 4, 5,
-  6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-  15,
+  128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128,
+  8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128, 128, 128, 128,
+  12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 128, 128, 128, 128,
+  8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128, 128, 128, 128, 128,
+  0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128,
+  4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 128, 128, 128, 128,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 ]);
 
 /**

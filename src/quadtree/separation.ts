@@ -151,7 +151,8 @@ export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScra
 
 /**
  * Sorts the first `n` leaf pairs of the list by their first leaf (a counting sort over the node numbers
- * below `nodes`), so that the WebAssembly kernel finds each leaf's pairs together.
+ * below `nodes`). The WebAssembly module walks and groups its own copy (kernels/walk.ts: the groups in the
+ * walk's depth-first order of the leaves, which keeps consecutive rows near in space).
  */
 function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
   if (sc.firstAt.length < nodes + 1) sc.firstAt = new Int32Array(Math.max(nodes + 1, sc.firstAt.length * 2));
