@@ -80,7 +80,7 @@ describe('the top-down map', () => {
     expect(errors).toEqual([]);
   });
 
-  it('the largest radius covers most of the level; the rectangle query shows; the panel toggle hides the map', async () => {
+  it('the largest radius covers most of the level; the panel toggle hides the map', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=4000&seed=7&radius=100');
     let { state, nodes } = await read(page);
     let rule = byRule(state, nodes);
@@ -105,6 +105,86 @@ describe('the top-down map', () => {
       covered: rule.covered,
     });
     expect((await getState(page)).insight.map).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('a radius that holds the whole level (the small arena level): nothing pruned, the root visited, its children covered, by the rule', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=arena&map=1&radius=100');
+    await waitFrames(page, 2);
+    const { state, nodes } = await read(page);
+    expect(state.level.name).toBe('arena');
+    // The circle holds the whole tree: its farthest root corner is within the radius.
+    const root = nodes[0];
+    const far = Math.hypot(
+      Math.max(state.player.x - root.minX, root.maxX - state.player.x),
+      Math.max(state.player.z - root.minY, root.maxY - state.player.z),
+    );
+    expect(far).toBeLessThanOrEqual(state.radius);
+    expect(state.tree.depth).toBeGreaterThan(1); // a real tree below the root's children
+    const rule = byRule(state, nodes);
+    const i = state.insight;
+    expect({ visited: i.visited, pruned: i.pruned, covered: i.covered }).toEqual({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    expect(i.pruned).toBe(0);
+    expect(i.visited).toBe(1); // the root: it tests its children's rectangles, then hands each over whole
+    expect(i.covered).toBeGreaterThan(0);
+    expect(i.covered).toBeLessThanOrEqual(4);
+    expect(i.drawn).toEqual({ visited: 1, pruned: 0, covered: i.covered });
+    expect(i.visited + i.covered + rule.below).toBe(state.lastQuery.nodesVisited);
+    expect(state.lastQuery.pointsTested).toBe(0); // every point handed over without a test
+    expect(state.found).toHaveLength(state.enemyCount);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the rectangle query: its outline where the rectangle lies on the map', async () => {
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?map=1&enemies=500&seed=3&radius=5&nodes=0',
+    );
+    const box = (await page.locator('canvas#scene').boundingBox())!;
+    expect((await getState(page)).rect).toBeNull();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.75, { steps: 6 });
+    await page.mouse.up({ button: 'right' });
+    await waitFrames(page, 3);
+    const state = await getState(page);
+    expect(state.rect).not.toBeNull();
+    const edges = await page.evaluate(
+      ({ rect, level, colour }) => {
+        const c = document.querySelector<HTMLCanvasElement>('#map canvas')!;
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        const want = [1, 3, 5].map((k) => Number.parseInt(colour.slice(k, k + 2), 16));
+        const scale = c.width / Math.max(level.width, level.depth);
+        const px = (x: number) => (x + level.width / 2) * scale;
+        const py = (z: number) => (z + level.depth / 2) * scale;
+        // Is there a pixel of the rectangle's colour within a pixel of (x, y)?
+        const near = (x: number, y: number) => {
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++) {
+              const p = (Math.round(y + dy) * c.width + Math.round(x + dx)) * 4;
+              if (want.every((v, k) => Math.abs(data[p + k] - v) < 24)) return true;
+            }
+          return false;
+        };
+        const midX = px((rect.minX + rect.maxX) / 2);
+        const midZ = py((rect.minZ + rect.maxZ) / 2);
+        return {
+          top: near(midX, py(rect.minZ)),
+          bottom: near(midX, py(rect.maxZ)),
+          left: near(px(rect.minX), midZ),
+          right: near(px(rect.maxX), midZ),
+          // Off the outline, a little inside it: no outline there.
+          inside: near(px(rect.minX) + 6, py(rect.minZ) + 6) && near(px(rect.maxX) - 6, py(rect.maxZ) - 6),
+        };
+      },
+      { rect: state.rect!, level: state.level, colour: state.colors.rect },
+    );
+    expect(edges).toEqual({ top: true, bottom: true, left: true, right: true, inside: false });
     expect(errors).toEqual([]);
   });
 });
