@@ -14,6 +14,24 @@ function read(page: Page): Promise<{ state: DemoState; nodes: TreeNode[] }> {
   }));
 }
 
+/**
+ * Runs in the page: the map as the browser shows it (its layers' canvases stacked over the ground colour)
+ * drawn into one image, kept on `window.__map` for the next evaluate. Returns its width and height.
+ */
+function composeMap(): [number, number] {
+  const view = document.querySelector<HTMLElement>('#map .map-view')!;
+  const layers = [...view.querySelectorAll('canvas')];
+  const c = document.createElement('canvas');
+  c.width = layers[0].width;
+  c.height = layers[0].height;
+  const ctx = c.getContext('2d')!;
+  ctx.fillStyle = getComputedStyle(view).backgroundColor;
+  ctx.fillRect(0, 0, c.width, c.height);
+  for (const layer of layers) ctx.drawImage(layer, 0, 0);
+  (window as unknown as { __map: ImageData }).__map = ctx.getImageData(0, 0, c.width, c.height);
+  return [c.width, c.height];
+}
+
 /** The node kinds by the written rule, computed here from the tree's nodes, for the player's circle. */
 function byRule(state: DemoState, nodes: TreeNode[]) {
   const list = ruleNodes((cb) => {
@@ -51,10 +69,10 @@ describe('the top-down map', () => {
     expect(hud).toBe(`${i.visited} / ${i.pruned} / ${i.covered}`);
     const legend = await page.locator('#map .legend b').allTextContents();
     expect(legend).toEqual([String(i.visited), String(i.pruned), String(i.covered)]);
-    // The map canvas has the kinds' colours and the detected enemies on it.
+    // The map has the kinds' colours and the detected enemies on it.
+    await page.evaluate(composeMap);
     const colours = await page.evaluate(() => {
-      const c = document.querySelector<HTMLCanvasElement>('#map canvas')!;
-      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const { data } = (window as unknown as { __map: ImageData }).__map;
       const seen = new Set<string>();
       for (let p = 0; p < data.length; p += 4)
         seen.add(`${data[p] >> 4},${data[p + 1] >> 4},${data[p + 2] >> 4}`);
@@ -139,12 +157,14 @@ describe('the top-down map', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows the rectangle query: its outline where the rectangle lies on the map', async () => {
+  it('shows the rectangle query: its outline where the rectangle lies on the map, shaped like the level', async () => {
+    // Camps is 260 x 220: the map is as wide as ever and less deep, with no empty strip.
     const { page, errors } = await openScene(
       browser(),
       baseUrl,
-      '?map=1&enemies=500&seed=3&radius=5&nodes=0',
+      '?level=camps&map=1&enemies=500&radius=5&nodes=0',
     );
+    expect(await page.evaluate(composeMap)).toEqual([240, Math.round((220 / 260) * 240)]);
     const box = (await page.locator('canvas#scene').boundingBox())!;
     expect((await getState(page)).rect).toBeNull();
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
@@ -154,12 +174,13 @@ describe('the top-down map', () => {
     await waitFrames(page, 3);
     const state = await getState(page);
     expect(state.rect).not.toBeNull();
+    await page.evaluate(composeMap);
     const edges = await page.evaluate(
       ({ rect, level, colour }) => {
-        const c = document.querySelector<HTMLCanvasElement>('#map canvas')!;
-        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        const c = (window as unknown as { __map: ImageData }).__map;
+        const data = c.data;
         const want = [1, 3, 5].map((k) => Number.parseInt(colour.slice(k, k + 2), 16));
-        const scale = c.width / Math.max(level.width, level.depth);
+        const scale = Math.max(c.width, c.height) / Math.max(level.width, level.depth);
         const px = (x: number) => (x + level.width / 2) * scale;
         const py = (z: number) => (z + level.depth / 2) * scale;
         // Is there a pixel of the rectangle's colour within a pixel of (x, y)?
