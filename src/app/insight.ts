@@ -103,7 +103,8 @@ export class InsightView {
     this.seconds += dt;
     if (s.map !== this.shown) {
       this.shown = s.map;
-      if (this.shown && this.panel === null) this.panel = new InsightPanel(this.parent, this.colors, sim.ground);
+      if (this.shown && this.panel === null)
+        this.panel = new InsightPanel(this.parent, this.colors, sim.ground);
       if (this.panel !== null) this.panel.visible = this.shown;
       this.frame.enemiesChanged = true;
     }
