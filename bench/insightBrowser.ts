@@ -66,7 +66,11 @@ try {
       const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
       const query = `?map=1&moving=1&enemies=${ENEMIES}&crowd=${crowd === 'on' ? 1 : 0}`;
       await page.goto(new URL(query, base).toString());
-      await page.waitForFunction(() => window.quadtreeDemo !== undefined, undefined, { polling: 100 });
+      // Building 100,000 enemies (and the crowd's first pass) can take a minute on a busy machine.
+      await page.waitForFunction(() => window.quadtreeDemo !== undefined, undefined, {
+        polling: 100,
+        timeout: 300_000,
+      });
       const started = performance.now();
       await page.waitForFunction((n) => window.quadtreeDemo!.state().insight.timing.frames >= n, FRAMES, {
         polling: 500,
