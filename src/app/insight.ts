@@ -14,8 +14,12 @@ import type { MapFrame } from '../ui/map';
 /** Points a scan calibration covers at most, and how long it repeats, ms. */
 const CALIBRATION_POINTS = 4096;
 const CALIBRATION_MS = 0.3;
-/** Seconds between two calibrations of the scan's cost per point (when brute force does not measure it). */
+/**
+ * Seconds and plot samples between two calibrations of the scan's cost per point (when brute force does not
+ * measure it): both, so that at a few frames per second (a sample every frame) it stays rare.
+ */
 const CALIBRATION_PERIOD = 5;
+const CALIBRATION_SAMPLES = 20;
 /** Seconds between two legend refreshes. */
 const LEGEND_PERIOD = 0.25;
 
@@ -31,8 +35,11 @@ export interface InsightState {
   nodes: number;
   /** The analysed circle, tree units. */
   circle: { x: number; y: number; radius: number };
-  /** This view's own time per frame over the last {@link TIMED_FRAMES} frames it ran, ms (median and max). */
-  timing: { frames: number; medianMs: number; maxMs: number };
+  /**
+   * This view's own time per frame over the last {@link TIMED_FRAMES} frames it ran, ms: median, mean (the
+   * work spread over frames, amortised) and max; `frames` counts every frame it ran.
+   */
+  timing: { frames: number; medianMs: number; meanMs: number; maxMs: number };
 }
 
 /** Frames {@link InsightState.timing} covers. */
@@ -51,7 +58,9 @@ export class InsightView {
   private readonly scanOut = new Int32Array(CALIBRATION_POINTS);
   /** One scan's cost per enemy, ms. */
   private msPerPoint = Number.NaN;
-  private sinceCalibration = Number.POSITIVE_INFINITY;
+  /** {@link seconds} at the last calibration, and plot samples since. */
+  private calibratedAt = Number.NEGATIVE_INFINITY;
+  private samplesSinceCalibration = 0;
   private sinceLegend = Number.POSITIVE_INFINITY;
   private seconds = 0;
   private scanMeasured = false;
@@ -65,6 +74,7 @@ export class InsightView {
     sim: Simulation,
   ) {
     this.frame = {
+      tree: sim.tree,
       insight: this.analysis,
       ground: sim.ground,
       xs: sim.xs,
@@ -93,7 +103,8 @@ export class InsightView {
     this.seconds += dt;
     if (s.map !== this.shown) {
       this.shown = s.map;
-      if (this.shown && this.panel === null) this.panel = new InsightPanel(this.parent, this.colors);
+      if (this.shown && this.panel === null)
+        this.panel = new InsightPanel(this.parent, this.colors, sim.ground);
       if (this.panel !== null) this.panel.visible = this.shown;
       this.frame.enemiesChanged = true;
     }
@@ -104,6 +115,8 @@ export class InsightView {
     const t0 = performance.now();
     this.analyse(sim, detected);
     const f = this.frame;
+    f.tree = sim.tree;
+    f.ground = sim.ground;
     f.xs = sim.xs;
     f.zs = sim.zs;
     f.count = sim.count;
@@ -143,8 +156,13 @@ export class InsightView {
       tree = Number.NaN;
       if (sim.count > 0) this.msPerPoint = queryMs / sim.count;
     } else {
-      this.sinceCalibration += QUERY_SAMPLE_HINT;
-      if (Number.isNaN(this.msPerPoint) || this.sinceCalibration >= CALIBRATION_PERIOD) this.calibrate(sim);
+      this.samplesSinceCalibration++;
+      if (
+        Number.isNaN(this.msPerPoint) ||
+        (this.seconds - this.calibratedAt >= CALIBRATION_PERIOD &&
+          this.samplesSinceCalibration >= CALIBRATION_SAMPLES)
+      )
+        this.calibrate(sim);
       scan = this.msPerPoint * sim.count;
     }
     const crowd = s.crowdMode;
@@ -159,7 +177,8 @@ export class InsightView {
 
   /** Time a scan of up to {@link CALIBRATION_POINTS} enemies, repeated for {@link CALIBRATION_MS}. */
   private calibrate(sim: Simulation): void {
-    this.sinceCalibration = 0;
+    this.calibratedAt = this.seconds;
+    this.samplesSinceCalibration = 0;
     const n = Math.min(sim.count, CALIBRATION_POINTS);
     if (n === 0) return;
     let reps = 0;
@@ -195,16 +214,22 @@ export class InsightView {
       pruned: a.pruned,
       covered: a.covered,
       drawn: { visited: d?.visited ?? 0, pruned: d?.pruned ?? 0, covered: d?.covered ?? 0 },
-      nodes: a.nodeCount,
+      nodes: sim.treeShape().nodes,
       circle: { x: this.cx, y: this.cy, radius: this.radius },
       timing: this.timing(),
     };
   }
 
   private timing(): InsightState['timing'] {
-    const frames = Math.min(this.timed, TIMED_FRAMES);
-    const sorted = Array.from(this.times.subarray(0, frames)).sort((a, b) => a - b);
-    return { frames, medianMs: sorted[frames >> 1] ?? 0, maxMs: sorted[frames - 1] ?? 0 };
+    const n = Math.min(this.timed, TIMED_FRAMES);
+    const sorted = Array.from(this.times.subarray(0, n)).sort((a, b) => a - b);
+    const sum = sorted.reduce((t, v) => t + v, 0);
+    return {
+      frames: this.timed,
+      medianMs: sorted[n >> 1] ?? 0,
+      meanMs: n > 0 ? sum / n : 0,
+      maxMs: sorted[n - 1] ?? 0,
+    };
   }
 
   dispose(): void {
@@ -212,6 +237,3 @@ export class InsightView {
     this.panel = null;
   }
 }
-
-/** Seconds between the HUD's query timings (its QUERY_TIMING_PERIOD): the plot's sample spacing. */
-const QUERY_SAMPLE_HINT = 0.25;

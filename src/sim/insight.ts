@@ -1,6 +1,6 @@
 /**
- * What the player's circle query did to each node of the tree, for the top-down map and the HUD. Free of
- * the DOM and three.js, so the counting is unit tested in Node.
+ * What the player's circle query did to the tree's nodes, for the top-down map and the HUD. Free of the DOM
+ * and three.js, so the counting is unit tested in Node.
  *
  * Every node gets one kind (the definitions docs/scene.md gives):
  * - `VISITED`: the query reached it and tested it: it looked at its children's rectangles (an inner node)
@@ -19,11 +19,12 @@
  * So the library's `lastQuery.nodesVisited` is visited + covered + the non-empty nodes below covered ones,
  * and its `pointsTested` is the points of the visited leaves.
  *
- * How: the reached nodes and whether each is covered come from the library's own `visitCircle` (the exact
- * nodes the query visits). The children it did not enter come from a copy of the node list made with
- * `visitNodes` (parent before children, NW NE SW SE, the same order), refreshed only when the tree's
- * version changes: the reached nodes are a subsequence of it, and each subtree the query skipped is jumped
- * over whole (`subtreeEnd`), so one analysis costs about the reached nodes plus their children.
+ * How, in two walks that touch only the query's neighbourhood (never the whole tree, so it is cheap enough
+ * to run every frame at 100,000 enemies): the library's own `visitCircle` lists the nodes the query reaches
+ * and whether each is covered (skipping below covered ones); then a `visitNodes` walk in the same order
+ * (parent before children, NW NE SW SE) enters only the visited nodes, meets the reached ones again in that
+ * list, and tests each child it meets that the query did not enter: pruned or untouched. The result is the
+ * list of marked nodes (visited, pruned, covered) in walk order; every node not in it is untouched.
  */
 import type { NodeInfo, PointQuadtree } from 'point-quadtree';
 
@@ -39,24 +40,82 @@ export interface InsightCounts {
   covered: number;
 }
 
-export class QueryInsight implements InsightCounts {
-  /** Nodes in the copied node list (the tree's whole node count). */
-  nodeCount = 0;
-  /** Rectangle of node i at 4i..4i+3 (minX, minY, maxX, maxY), in the tree's plane. */
+/** A list of nodes in walk order: rectangle at 4i..4i+3 (minX, minY, maxX, maxY), depth, kind, leaf items. */
+export class NodeList {
+  count = 0;
   bounds = new Float64Array(4 * 256);
   depth = new Int32Array(256);
-  /** 1 for a leaf. */
-  leaf = new Uint8Array(256);
-  /** Index just past node i's subtree in the list. */
-  subtreeEnd = new Int32Array(256);
-  /** Kind of node i for the last analysed query. */
   kind = new Uint8Array(256);
+  /** Items in node i if it is a leaf; -1 for an inner node. */
+  items = new Int32Array(256);
+
+  push(info: NodeInfo, kind: number): void {
+    const i = this.count;
+    if (i === this.depth.length) this.grow();
+    const b = i << 2;
+    this.bounds[b] = info.minX;
+    this.bounds[b + 1] = info.minY;
+    this.bounds[b + 2] = info.maxX;
+    this.bounds[b + 3] = info.maxY;
+    this.depth[i] = info.depth;
+    this.kind[i] = kind;
+    this.items[i] = info.isLeaf ? info.count : -1;
+    this.count = i + 1;
+  }
+
+  /** Whether entry i is the node `info` describes (same depth and rectangle: unique in a tree). */
+  is(i: number, info: NodeInfo): boolean {
+    const b = i << 2;
+    const r = this.bounds;
+    return (
+      this.depth[i] === info.depth &&
+      r[b] === info.minX &&
+      r[b + 1] === info.minY &&
+      r[b + 2] === info.maxX &&
+      r[b + 3] === info.maxY
+    );
+  }
+
+  /** Same nodes and kinds as `other` (the items may differ: a map draws the same). */
+  sameKinds(other: NodeList): boolean {
+    const n = this.count;
+    if (n !== other.count) return false;
+    for (let i = 0; i < n; i++)
+      if (this.kind[i] !== other.kind[i] || this.depth[i] !== other.depth[i]) return false;
+    for (let k = 0; k < n << 2; k++) if (this.bounds[k] !== other.bounds[k]) return false;
+    return true;
+  }
+
+  private grow(): void {
+    const cap = this.depth.length * 2;
+    const bounds = new Float64Array(cap * 4);
+    bounds.set(this.bounds);
+    this.bounds = bounds;
+    const depth = new Int32Array(cap);
+    depth.set(this.depth);
+    this.depth = depth;
+    const kind = new Uint8Array(cap);
+    kind.set(this.kind);
+    this.kind = kind;
+    const items = new Int32Array(cap);
+    items.set(this.items);
+    this.items = items;
+  }
+}
+
+export class QueryInsight implements InsightCounts {
+  /** The marked nodes (visited, pruned, covered) of the last analysed query, in walk order. */
+  marked = new NodeList();
   visited = 0;
   pruned = 0;
   covered = 0;
-  /** Increments whenever the node list or the kinds were recomputed (a map redraws its node layer then). */
+  /** Increments whenever the marked nodes changed (a map redraws its node kinds then). */
   revision = 0;
 
+  /** The nodes visitCircle reached (kind VISITED or COVERED), in walk order. */
+  private readonly reached = new NodeList();
+  /** The previous analysis' marked nodes (swapped with {@link marked}: nothing allocated per analysis). */
+  private previous = new NodeList();
   private tree: PointQuadtree | null = null;
   private version = -1;
   // The analysed query.
@@ -68,18 +127,16 @@ export class QueryInsight implements InsightCounts {
   private rootMinY = 0;
   private rootMaxX = 0;
   private rootMaxY = 0;
-  // Walk state, kept in fields so the callbacks are bound once (no closure per analysis).
+  /** Next entry of {@link reached} the marking walk expects. */
   private cursor = 0;
-  /** Kind of the reached node at each depth of the current path. */
-  private pathKind = new Uint8Array(64);
-  /** Open nodes of the copy walk, by depth. */
-  private open = new Int32Array(64).fill(-1);
+  /** Scratch rectangle of the node under test (minX, minY, maxX, maxY). */
+  private readonly box = new Float64Array(4);
 
   /**
    * Analyse the circle query at (x, y) with `radius` over `tree` (built with `looseness`). Does nothing and
    * returns false when the tree, its version and the circle are those of the last call and `force` is
    * false; `force` (the points moved) recounts, since moving points can empty or fill a node without a
-   * version change.
+   * version change. Returns true when it analysed (whether or not the marked nodes changed).
    */
   analyse(
     tree: PointQuadtree,
@@ -89,177 +146,115 @@ export class QueryInsight implements InsightCounts {
     looseness: number,
     force: boolean,
   ): boolean {
-    const fresh = tree !== this.tree || tree.version !== this.version;
-    if (fresh) this.copyNodes(tree);
-    else if (
+    if (
       !force &&
+      tree === this.tree &&
+      tree.version === this.version &&
       x === this.cx &&
       y === this.cy &&
       radius === this.radius &&
       looseness === this.looseness
     )
       return false;
+    this.tree = tree;
+    this.version = tree.version;
     this.cx = x;
     this.cy = y;
     this.radius = radius;
     this.looseness = looseness;
+    const swap = this.previous;
+    this.previous = this.marked;
+    this.marked = swap;
     this.classify(tree);
-    this.revision++;
+    if (!this.marked.sameKinds(this.previous)) this.revision++;
     return true;
   }
 
-  /** The copy of the node list: one visitNodes walk. */
-  private copyNodes(tree: PointQuadtree): void {
-    this.tree = tree;
-    this.version = tree.version;
-    this.nodeCount = 0;
-    tree.visitNodes(this.onCopy);
-    const n = this.nodeCount;
-    // Close the nodes still open: their subtrees run to the end of the list.
-    for (let d = 0; d < this.open.length; d++) if (this.open[d] >= 0) this.subtreeEnd[this.open[d]] = n;
-    this.open.fill(-1);
-    this.rootMinX = this.bounds[0];
-    this.rootMinY = this.bounds[1];
-    this.rootMaxX = this.bounds[2];
-    this.rootMaxY = this.bounds[3];
-  }
-
-  private readonly onCopy = (info: NodeInfo): void => {
-    const i = this.nodeCount;
-    if (i >= this.depth.length) this.grow(i + 1);
-    const d = info.depth;
-    if (d >= this.open.length) this.growDepth(d + 1);
-    // The open nodes at this depth or deeper end here.
-    for (let k = d; k < this.open.length && this.open[k] >= 0; k++) {
-      this.subtreeEnd[this.open[k]] = i;
-      this.open[k] = -1;
-    }
-    this.open[d] = i;
-    const b = i << 2;
-    this.bounds[b] = info.minX;
-    this.bounds[b + 1] = info.minY;
-    this.bounds[b + 2] = info.maxX;
-    this.bounds[b + 3] = info.maxY;
-    this.depth[i] = d;
-    this.leaf[i] = info.isLeaf ? 1 : 0;
-    this.nodeCount = i + 1;
-  };
-
-  /** One visitCircle walk in step with the copied list. */
   private classify(tree: PointQuadtree): void {
-    const n = this.nodeCount;
-    this.kind.fill(UNTOUCHED, 0, n);
+    this.reached.count = 0;
+    this.marked.count = 0;
     this.visited = 0;
     this.pruned = 0;
     this.covered = 0;
     this.cursor = 0;
-    if (tree.size > 0) tree.visitCircle(this.cx, this.cy, this.radius, this.onReached);
-    // The children the walk did not enter after its last node (their parents were reached, if any).
-    while (this.cursor < n) this.skip(this.cursor);
+    if (tree.size === 0) return;
+    tree.visitCircle(this.cx, this.cy, this.radius, this.onReached);
+    tree.visitNodes(this.onNode);
   }
 
   private readonly onReached = (info: NodeInfo): boolean => {
-    const n = this.nodeCount;
-    const b = this.bounds;
-    const d = info.depth;
-    // The reached node is the cursor's node or after subtrees the walk skipped.
-    for (;;) {
-      const j = this.cursor;
-      if (j >= n) throw new Error('QueryInsight: the tree changed without a version change');
-      const k = j << 2;
-      if (
-        this.depth[j] === d &&
-        b[k] === info.minX &&
-        b[k + 1] === info.minY &&
-        b[k + 2] === info.maxX &&
-        b[k + 3] === info.maxY
-      )
-        break;
-      this.skip(j);
+    if (info.depth === 0) {
+      this.rootMinX = info.minX;
+      this.rootMinY = info.minY;
+      this.rootMaxX = info.maxX;
+      this.rootMaxY = info.maxY;
     }
-    const j = this.cursor;
-    if (d > 0 && this.inside(j)) {
-      // Handed over whole: its subtree stays untouched here, and the walk skips it.
-      this.kind[j] = COVERED;
-      this.covered++;
-      this.cursor = this.subtreeEnd[j];
-      return true;
-    }
-    this.kind[j] = VISITED;
-    this.visited++;
-    if (d >= this.pathKind.length) this.growDepth(d + 1);
-    this.pathKind[d] = VISITED;
-    this.cursor = j + 1;
-    return false;
+    // Handed over whole (never the root: the query always tests the root's children): skip its subtree.
+    const covered = info.depth > 0 && this.inside(info);
+    this.reached.push(info, covered ? COVERED : VISITED);
+    return covered;
   };
 
-  /** Node j (its parent was visited, or it is the root) was not entered: pruned or untouched, whole. */
-  private skip(j: number): void {
-    const d = this.depth[j];
-    if (d > 0 && this.pathKind[d - 1] === VISITED && this.apart(j)) {
-      this.kind[j] = PRUNED;
+  /** The marking walk: enters the visited nodes only; returns true to skip a node's children. */
+  private readonly onNode = (info: NodeInfo): boolean => {
+    const r = this.reached;
+    const c = this.cursor;
+    if (c < r.count && r.is(c, info)) {
+      this.cursor = c + 1;
+      const kind = r.kind[c];
+      this.marked.push(info, kind);
+      if (kind === VISITED) {
+        this.visited++;
+        return false;
+      }
+      this.covered++;
+      return true;
+    }
+    // Not reached: the root (the circle misses it) or a child of a visited node.
+    if (info.depth > 0 && this.apart(info)) {
+      this.marked.push(info, PRUNED);
       this.pruned++;
     }
-    this.cursor = this.subtreeEnd[j];
-  }
+    return true;
+  };
 
-  /** Node j's rectangle as the query sees it: grown by looseness and clipped to the root (not the root). */
-  private looseEdge(j: number, e: number): number {
-    const v = this.bounds[(j << 2) + e];
-    if (j === 0 || this.looseness === 0) return v;
+  /**
+   * The node's rectangle as the query sees it, into {@link box}: grown by looseness and clipped to the root
+   * (not the root). Written to a typed array, not returned: a double returned from a call that is not
+   * inlined is boxed, and this runs for every child the walk tests.
+   */
+  private looseBox(n: NodeInfo): Float64Array {
+    const box = this.box;
     const l = this.looseness;
-    if (e === 0) return Math.max(v - l, this.rootMinX);
-    if (e === 1) return Math.max(v - l, this.rootMinY);
-    if (e === 2) return Math.min(v + l, this.rootMaxX);
-    return Math.min(v + l, this.rootMaxY);
+    if (n.depth === 0 || l === 0) {
+      box[0] = n.minX;
+      box[1] = n.minY;
+      box[2] = n.maxX;
+      box[3] = n.maxY;
+    } else {
+      box[0] = Math.max(n.minX - l, this.rootMinX);
+      box[1] = Math.max(n.minY - l, this.rootMinY);
+      box[2] = Math.min(n.maxX + l, this.rootMaxX);
+      box[3] = Math.min(n.maxY + l, this.rootMaxY);
+    }
+    return box;
   }
 
-  /** The point-to-border test: node j lies farther than the radius from the centre. */
-  private apart(j: number): boolean {
+  /** The point-to-border test: the node lies farther than the radius from the centre. */
+  private apart(n: NodeInfo): boolean {
+    const b = this.looseBox(n);
     const x = this.cx;
     const y = this.cy;
-    const minX = this.looseEdge(j, 0);
-    const minY = this.looseEdge(j, 1);
-    const maxX = this.looseEdge(j, 2);
-    const maxY = this.looseEdge(j, 3);
-    const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-    const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+    const dx = x < b[0] ? b[0] - x : x > b[2] ? x - b[2] : 0;
+    const dy = y < b[1] ? b[1] - y : y > b[3] ? y - b[3] : 0;
     return dx * dx + dy * dy > this.radius * this.radius;
   }
 
-  /** Node j lies wholly inside the circle: its farthest corner is within the radius. */
-  private inside(j: number): boolean {
-    const fx = Math.max(this.cx - this.looseEdge(j, 0), this.looseEdge(j, 2) - this.cx);
-    const fy = Math.max(this.cy - this.looseEdge(j, 1), this.looseEdge(j, 3) - this.cy);
+  /** The node lies wholly inside the circle: its farthest corner is within the radius. */
+  private inside(n: NodeInfo): boolean {
+    const b = this.looseBox(n);
+    const fx = Math.max(this.cx - b[0], b[2] - this.cx);
+    const fy = Math.max(this.cy - b[1], b[3] - this.cy);
     return fx * fx + fy * fy <= this.radius * this.radius;
-  }
-
-  private grow(min: number): void {
-    let cap = this.depth.length;
-    while (cap < min) cap *= 2;
-    const bounds = new Float64Array(cap * 4);
-    bounds.set(this.bounds);
-    this.bounds = bounds;
-    const depth = new Int32Array(cap);
-    depth.set(this.depth);
-    this.depth = depth;
-    const leaf = new Uint8Array(cap);
-    leaf.set(this.leaf);
-    this.leaf = leaf;
-    const end = new Int32Array(cap);
-    end.set(this.subtreeEnd);
-    this.subtreeEnd = end;
-    this.kind = new Uint8Array(cap);
-  }
-
-  private growDepth(min: number): void {
-    let cap = this.open.length;
-    while (cap < min) cap *= 2;
-    const open = new Int32Array(cap).fill(-1);
-    open.set(this.open);
-    this.open = open;
-    const path = new Uint8Array(cap);
-    path.set(this.pathKind);
-    this.pathKind = path;
   }
 }

@@ -2,6 +2,7 @@
  * The panel that holds the top-down map, its legend (the three node kinds with their counts) and the cost
  * plot. Shown by the `map` setting; the app feeds it (src/app/insight.ts).
  */
+import type { GroundRect } from '../sim/world';
 import { InsightMap, type MapColors } from './map';
 import { CostPlot, type Series } from './plot';
 
@@ -27,10 +28,11 @@ export class InsightPanel {
   private readonly counts = new Map<string, HTMLElement>();
   private readonly scanLabel: HTMLElement;
 
-  constructor(parent: HTMLElement, colors: PanelColors) {
+  /** The panel for a level of `ground` (world units). */
+  constructor(parent: HTMLElement, colors: PanelColors, ground: GroundRect) {
     this.element = document.createElement('div');
     this.element.id = 'map';
-    this.map = new InsightMap(colors);
+    this.map = new InsightMap(colors, ground);
     this.plot = new CostPlot(colors.plot);
     const legend = document.createElement('ul');
     legend.className = 'legend';
@@ -39,7 +41,7 @@ export class InsightPanel {
     plotLegend.className = 'legend';
     for (const [key, label] of PLOT_LABELS) plotLegend.append(this.item(colors.plot[key], label, null));
     this.scanLabel = plotLegend.children[1].lastChild as HTMLElement;
-    this.element.append(this.map.canvas, legend, this.plot.canvas, plotLegend);
+    this.element.append(this.map.element, legend, this.plot.canvas, plotLegend);
     parent.append(this.element);
   }
 

@@ -3,26 +3,36 @@
  * player's last circle query by kind (visited, pruned, covered: see src/sim/insight.ts), the enemies in their
  * colours, the player, the detect circle and the rectangle query.
  *
- * Three layers, each redrawn only when it changed: the nodes (when the analysis' revision changes), the
- * enemies (an image with one pixel per enemy, a density image at large counts, refreshed at a capped rate),
- * and the composite with the player, circle and rectangle on top. Nothing is allocated per frame.
+ * Layers, each redrawn only when it changed, so that a frame at 100,000 enemies costs under 1 ms (see
+ * docs/scene.md, "Cost"):
+ * - the leaves (white outlines): when the tree's version changed; for a large tree at most every
+ *   {@link LEAVES_FRAMES} frames and {@link LEAVES_PERIOD_MS} ms (both, so neither a slow nor a fast frame
+ *   rate redraws it every frame). The walk never enters nodes whose children would be under 2 pixels.
+ * - the node kinds: when the analysis' marked nodes changed (only those are drawn).
+ * - the enemies: a density image (src/ui/densityImage.ts), one pixel per enemy (2 x 2 up to 5,000). A pass
+ *   adds {@link DOTS_PER_FRAME} enemies per frame, shades the pixels (in the frame of a short last slice,
+ *   else the next) and puts the image once, then starts again if the enemies moved or changed colour: at
+ *   100,000 enemies a pass takes 13 frames.
+ * - the overlay (rectangle, circle, player): when the player, the radius or the rectangle changed.
+ * The layers are stacked canvases over the ground colour, blended by the browser's compositor: nothing
+ * copies one canvas into another per frame.
+ * Nothing is allocated per frame.
  */
-import { COVERED, PRUNED, type QueryInsight, UNTOUCHED, VISITED } from '../sim/insight';
+import type { NodeInfo, PointQuadtree } from 'point-quadtree';
+import { COVERED, PRUNED, type QueryInsight, VISITED } from '../sim/insight';
 import type { GroundRect } from '../sim/world';
+import { DensityImage, type DensityInput, pixel } from './densityImage';
 
-/** Map side, canvas pixels. */
+/** The map's longer side, canvas pixels (the shorter follows the level's shape). */
 export const MAP_SIZE = 240;
-/** Enemies drawn every frame up to this count; above it the enemy image refreshes at most every {@link DOTS_PERIOD_MS}. */
-const DOTS_EVERY_FRAME = 5000;
-const DOTS_PERIOD_MS = 100;
-/** Node layers of trees up to this many nodes redraw every frame they change; larger ones at most every {@link NODES_PERIOD_MS}. */
-const NODES_EVERY_FRAME = 4000;
-const NODES_PERIOD_MS = 50;
+/** Enemies added to the density image per frame. */
+export const DOTS_PER_FRAME = 8192;
+/** Trees of more items than this redraw their leaves at most every so many frames and milliseconds. */
+const LEAVES_EVERY_FRAME = 5000;
+const LEAVES_FRAMES = 6;
+const LEAVES_PERIOD_MS = 100;
 /** Leaves narrower than this (canvas pixels) are not outlined: at large counts they would be a grey mush. */
 const MIN_OUTLINE_PX = 2;
-
-/** The node kinds in drawing order: fills under outlines, the plain leaves last. */
-const LAYER_ORDER = [PRUNED, COVERED, VISITED, UNTOUCHED] as const;
 
 /** The palette, as '#rrggbb'. */
 export interface MapColors {
@@ -40,20 +50,11 @@ export interface MapColors {
 }
 
 /** What the map draws in a frame; the app fills one object and reuses it. */
-export interface MapFrame {
+export interface MapFrame extends DensityInput {
+  tree: PointQuadtree;
   insight: QueryInsight;
   /** The level's ground, world units: the map's extent. */
   ground: GroundRect;
-  xs: Float32Array;
-  zs: Float32Array;
-  count: number;
-  /** Ids in the detect circle and in the rectangle, each in its first n entries. */
-  foundIds: Int32Array;
-  foundCount: number;
-  rectIds: Int32Array;
-  rectCount: number;
-  /** Crowd mode's "has a neighbour" test, or null when crowd mode is off. */
-  crowd: { has(id: number): boolean } | null;
   /** Whether positions or the sets changed since the last frame. */
   enemiesChanged: boolean;
   playerX: number;
@@ -64,223 +65,221 @@ export interface MapFrame {
   now: number;
 }
 
-/** `#rrggbb` as a little-endian RGBA pixel (ImageData's byte order) with alpha `a`. */
-function pixel(hex: string, a: number): number {
-  const v = Number.parseInt(hex.slice(1), 16);
-  return ((a << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
+/** A canvas and its context. */
+function layer(width: number, height: number): [HTMLCanvasElement, CanvasRenderingContext2D] {
+  const c = document.createElement('canvas');
+  c.width = width;
+  c.height = height;
+  return [c, c.getContext('2d')!];
 }
 
 export class InsightMap {
-  readonly canvas: HTMLCanvasElement;
-  /** Nodes of each kind the node layer drew last (for tests: they add up with the analysis' counts). */
+  /** The stacked layers (leaves, node kinds, enemies, overlay), each a canvas of {@link width} x {@link height}. */
+  readonly element: HTMLElement;
+  /** Canvas pixels per world unit, and the canvas size. */
+  readonly scale: number;
+  readonly width: number;
+  readonly height: number;
+  /** Nodes of each kind the kinds layer drew last (for tests: they add up with the analysis' counts). */
   readonly drawn = { visited: 0, pruned: 0, covered: 0 };
-  private readonly ctx: CanvasRenderingContext2D;
-  private readonly nodeLayer: HTMLCanvasElement;
-  private readonly nodeCtx: CanvasRenderingContext2D;
-  private readonly dotLayer: HTMLCanvasElement;
+  /** The enemy image, built over frames. */
+  readonly dots: DensityImage;
+  private readonly leafCtx: CanvasRenderingContext2D;
+  private readonly kindCtx: CanvasRenderingContext2D;
   private readonly dotCtx: CanvasRenderingContext2D;
+  private readonly overlayCtx: CanvasRenderingContext2D;
   private readonly image: ImageData;
-  private readonly pixels: Uint32Array;
-  private readonly density: Uint16Array;
   private readonly colors: MapColors;
-  private readonly enemyPixel: number[];
-  private readonly detectedPixel: number;
-  private readonly rectPixel: number;
-  private readonly crowdPixel: number;
-  private nodeRevision = -1;
-  private dotsTime = Number.NEGATIVE_INFINITY;
-  private nodesTime = Number.NEGATIVE_INFINITY;
+  private frames = 0;
+  // The leaves layer: the tree and version drawn, when, and the walk's inputs (the callback is bound once).
+  private leafTree: PointQuadtree | null = null;
+  private leafVersion = -1;
+  private leafFrame = Number.NEGATIVE_INFINITY;
+  private leafTime = Number.NEGATIVE_INFINITY;
+  private walkScale = 1;
+  private walkMinX = 0;
+  private walkMinZ = 0;
+  private kindRevision = -1;
+  private kindInsight: QueryInsight | null = null;
+  /** The enemies moved or changed colour since the last pass began. */
   private dotsStale = true;
-  private composed = false;
-  // The composite's inputs last drawn.
-  private lastPlayerX = Number.NaN;
-  private lastPlayerZ = Number.NaN;
-  private lastRadius = Number.NaN;
-  private lastRectKey = Number.NaN;
+  /** The overlay's inputs last drawn. */
+  private readonly overlay = {
+    playerX: Number.NaN,
+    playerZ: Number.NaN,
+    radius: Number.NaN,
+    noRect: true,
+    minX: 0,
+    minZ: 0,
+    maxX: 0,
+    maxZ: 0,
+  };
 
-  constructor(colors: MapColors) {
+  /** A map of `ground` (world units; the level's, fixed for the map's life). */
+  constructor(colors: MapColors, ground: GroundRect) {
     this.colors = colors;
-    this.canvas = this.makeCanvas();
-    this.canvas.className = 'map-canvas';
-    this.ctx = this.canvas.getContext('2d')!;
-    this.nodeLayer = this.makeCanvas();
-    this.nodeCtx = this.nodeLayer.getContext('2d')!;
-    this.dotLayer = this.makeCanvas();
-    this.dotCtx = this.dotLayer.getContext('2d')!;
-    this.image = this.dotCtx.createImageData(MAP_SIZE, MAP_SIZE);
-    this.pixels = new Uint32Array(this.image.data.buffer);
-    this.density = new Uint16Array(MAP_SIZE * MAP_SIZE);
-    // Density: one enemy in a pixel is drawn half-transparent, four or more fully.
-    this.enemyPixel = [0, 110, 160, 210, 255].map((a) => pixel(colors.enemy, a));
-    this.detectedPixel = pixel(colors.detected, 255);
-    this.rectPixel = pixel(colors.rect, 255);
-    this.crowdPixel = pixel(colors.crowd, 255);
-  }
-
-  private makeCanvas(): HTMLCanvasElement {
-    const c = document.createElement('canvas');
-    c.width = MAP_SIZE;
-    c.height = MAP_SIZE;
-    return c;
+    const w = ground.maxX - ground.minX;
+    const d = ground.maxZ - ground.minZ;
+    this.scale = MAP_SIZE / Math.max(w, d);
+    this.width = Math.max(1, Math.round(w * this.scale));
+    this.height = Math.max(1, Math.round(d * this.scale));
+    this.element = document.createElement('div');
+    this.element.className = 'map-view';
+    this.element.style.width = `${this.width}px`;
+    this.element.style.height = `${this.height}px`;
+    this.element.style.background = colors.ground;
+    const canvases: HTMLCanvasElement[] = [];
+    [canvases[0], this.leafCtx] = layer(this.width, this.height);
+    [canvases[1], this.kindCtx] = layer(this.width, this.height);
+    [canvases[2], this.dotCtx] = layer(this.width, this.height);
+    [canvases[3], this.overlayCtx] = layer(this.width, this.height);
+    this.element.append(...canvases);
+    this.dots = new DensityImage(this.width, this.height, DOTS_PER_FRAME, {
+      // One enemy in a pixel is drawn half-transparent, four or more fully.
+      shades: [0, 110, 160, 210, 255].map((a) => pixel(colors.enemy, a)),
+      crowd: pixel(colors.crowd, 255),
+      rect: pixel(colors.rect, 255),
+      detected: pixel(colors.detected, 255),
+    });
+    this.image = new ImageData(this.dots.data, this.width, this.height);
   }
 
   /** Redraw what changed. */
   update(f: MapFrame): void {
-    const scale = MAP_SIZE / Math.max(f.ground.maxX - f.ground.minX, f.ground.maxZ - f.ground.minZ);
-    let dirty = !this.composed;
-    // A large tree's node layer redraws at a capped rate (the analysis may change every frame when enemies move).
+    const frame = ++this.frames;
+    const g = f.ground;
+    const scale = this.scale;
+    const tree = f.tree;
     if (
-      f.insight.revision !== this.nodeRevision &&
-      (f.insight.nodeCount <= NODES_EVERY_FRAME || f.now - this.nodesTime >= NODES_PERIOD_MS)
+      tree !== this.leafTree ||
+      (tree.version !== this.leafVersion &&
+        (tree.size <= LEAVES_EVERY_FRAME ||
+          (frame - this.leafFrame >= LEAVES_FRAMES && f.now - this.leafTime >= LEAVES_PERIOD_MS)))
     ) {
-      this.nodesTime = f.now;
-      this.nodeRevision = f.insight.revision;
-      this.drawNodes(f.insight, f.ground, scale);
-      dirty = true;
+      this.leafTree = tree;
+      this.leafVersion = tree.version;
+      this.leafFrame = frame;
+      this.leafTime = f.now;
+      this.drawLeaves(tree, g, scale);
+    }
+    if (f.insight.revision !== this.kindRevision || f.insight !== this.kindInsight) {
+      this.kindRevision = f.insight.revision;
+      this.kindInsight = f.insight;
+      this.drawKinds(f.insight, g, scale);
     }
     if (f.enemiesChanged) this.dotsStale = true;
-    if (this.dotsStale && (f.count <= DOTS_EVERY_FRAME || f.now - this.dotsTime >= DOTS_PERIOD_MS)) {
-      this.dotsStale = false;
-      this.dotsTime = f.now;
-      this.drawDots(f, scale);
-      dirty = true;
+    if (this.dots.busy || this.dotsStale) {
+      if (!this.dots.busy) this.dotsStale = false;
+      if (this.dots.step(f, scale)) this.dotCtx.putImageData(this.image, 0, 0);
     }
     const r = f.rect;
-    const rectKey = r === null ? 0 : r.minX + 3 * r.minZ + 7 * r.maxX + 11 * r.maxZ + 1;
+    const o = this.overlay;
     if (
-      dirty ||
-      f.playerX !== this.lastPlayerX ||
-      f.playerZ !== this.lastPlayerZ ||
-      f.radius !== this.lastRadius ||
-      rectKey !== this.lastRectKey
+      f.playerX !== o.playerX ||
+      f.playerZ !== o.playerZ ||
+      f.radius !== o.radius ||
+      (r === null) !== o.noRect ||
+      (r !== null && (r.minX !== o.minX || r.minZ !== o.minZ || r.maxX !== o.maxX || r.maxZ !== o.maxZ))
     ) {
-      this.lastPlayerX = f.playerX;
-      this.lastPlayerZ = f.playerZ;
-      this.lastRadius = f.radius;
-      this.lastRectKey = rectKey;
-      this.compose(f, scale);
+      o.playerX = f.playerX;
+      o.playerZ = f.playerZ;
+      o.radius = f.radius;
+      o.noRect = r === null;
+      if (r !== null) {
+        o.minX = r.minX;
+        o.minZ = r.minZ;
+        o.maxX = r.maxX;
+        o.maxZ = r.maxZ;
+      }
+      this.drawOverlay(f, scale);
     }
   }
 
-  /** The node layer: leaves, then pruned, covered and visited nodes, each kind in one path. */
-  private drawNodes(insight: QueryInsight, g: GroundRect, scale: number): void {
-    const ctx = this.nodeCtx;
-    const c = this.colors;
-    const n = insight.nodeCount;
-    const b = insight.bounds;
-    const kind = insight.kind;
-    ctx.clearRect(0, 0, MAP_SIZE, MAP_SIZE);
-    const drawn = this.drawn;
-    drawn.visited = 0;
-    drawn.pruned = 0;
-    drawn.covered = 0;
-    // Fills first (pruned, covered, visited leaves), then outlines on top.
-    for (const k of LAYER_ORDER) {
-      ctx.beginPath();
-      let drew = 0;
-      for (let i = 0; i < n; i++) {
-        if (kind[i] !== k) continue;
-        const j = i << 2;
-        const x = (b[j] - g.minX) * scale;
-        const y = (b[j + 1] - g.minZ) * scale;
-        const w = (b[j + 2] - b[j]) * scale;
-        const h = (b[j + 3] - b[j + 1]) * scale;
-        if (k === UNTOUCHED && (insight.leaf[i] === 0 || w < MIN_OUTLINE_PX)) continue;
-        ctx.rect(x, y, w, h);
-        drew++;
-      }
-      if (k === PRUNED) {
-        drawn.pruned = drew;
-        ctx.fillStyle = c.pruned;
-        ctx.globalAlpha = 0.35;
-        ctx.fill();
-        ctx.globalAlpha = 0.9;
-        ctx.strokeStyle = c.pruned;
-      } else if (k === COVERED) {
-        drawn.covered = drew;
-        ctx.fillStyle = c.covered;
-        ctx.globalAlpha = 0.45;
-        ctx.fill();
-        ctx.globalAlpha = 0.9;
-        ctx.strokeStyle = c.covered;
-      } else if (k === VISITED) {
-        drawn.visited = drew;
-        ctx.fillStyle = c.visited;
-        ctx.globalAlpha = 0.18;
-        ctx.fill();
-        ctx.globalAlpha = 1;
-        ctx.strokeStyle = c.visited;
-      } else {
-        ctx.globalAlpha = 0.55;
-        ctx.strokeStyle = c.nodes;
-      }
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    }
+  /** The leaves layer: every leaf at least {@link MIN_OUTLINE_PX} wide, outlined, in one path. */
+  private drawLeaves(tree: PointQuadtree, g: GroundRect, scale: number): void {
+    const ctx = this.leafCtx;
+    ctx.clearRect(0, 0, this.width, this.height);
+    this.walkScale = scale;
+    this.walkMinX = g.minX;
+    this.walkMinZ = g.minZ;
+    ctx.beginPath();
+    tree.visitNodes(this.onLeafWalk);
+    ctx.globalAlpha = 0.55;
+    ctx.strokeStyle = this.colors.nodes;
+    ctx.lineWidth = 1;
+    ctx.stroke();
     ctx.globalAlpha = 1;
   }
 
-  /** The enemy layer: a density of every enemy, then the crowd, rectangle and detected ones on top. */
-  private drawDots(f: MapFrame, scale: number): void {
-    const px = this.pixels;
-    const density = this.density;
-    const g = f.ground;
-    const last = MAP_SIZE - 1;
-    density.fill(0);
-    const big = f.count > DOTS_EVERY_FRAME ? 0 : 1; // few enemies: 2 x 2 dots
-    const { xs, zs, count } = f;
-    const minX = g.minX;
-    const minZ = g.minZ;
-    const top = last - big;
-    for (let i = 0; i < count; i++) {
-      let x = ((xs[i] - minX) * scale) | 0;
-      let y = ((zs[i] - minZ) * scale) | 0;
-      x = x < 0 ? 0 : x > top ? top : x;
-      y = y < 0 ? 0 : y > top ? top : y;
-      const p = y * MAP_SIZE + x;
-      density[p]++;
-      if (big) {
-        density[p + 1]++;
-        density[p + MAP_SIZE]++;
-        density[p + MAP_SIZE + 1]++;
-      }
+  /** Outlines a leaf; returns true (skip the children) where they would be too small to outline. */
+  private readonly onLeafWalk = (n: NodeInfo): boolean => {
+    const s = this.walkScale;
+    const w = (n.maxX - n.minX) * s;
+    if (n.isLeaf) {
+      if (w >= MIN_OUTLINE_PX)
+        this.leafCtx.rect(
+          (n.minX - this.walkMinX) * s,
+          (n.minY - this.walkMinZ) * s,
+          w,
+          (n.maxY - n.minY) * s,
+        );
+      return true;
     }
-    const shades = this.enemyPixel;
-    for (let p = 0; p < px.length; p++) {
-      const d = density[p];
-      px[p] = shades[d > 4 ? 4 : d];
-    }
-    // One test per enemy, not per pair: at 100,000 crowded enemies there are close to a million pairs.
-    const crowd = f.crowd;
-    if (crowd !== null)
-      for (let i = 0; i < count; i++) if (crowd.has(i)) this.dot(i, this.crowdPixel, f, scale, big);
-    for (let k = 0; k < f.rectCount; k++) this.dot(f.rectIds[k], this.rectPixel, f, scale, big);
-    for (let k = 0; k < f.foundCount; k++) this.dot(f.foundIds[k], this.detectedPixel, f, scale, big);
-    this.dotCtx.putImageData(this.image, 0, 0);
+    return w * 0.5 < MIN_OUTLINE_PX;
+  };
+
+  /** The kinds layer: pruned, covered and visited nodes, each kind in one path, filled then outlined. */
+  private drawKinds(insight: QueryInsight, g: GroundRect, scale: number): void {
+    const ctx = this.kindCtx;
+    ctx.clearRect(0, 0, this.width, this.height);
+    const c = this.colors;
+    this.drawn.pruned = this.drawKind(insight, PRUNED, g, scale, c.pruned, 0.35, 0.9);
+    this.drawn.covered = this.drawKind(insight, COVERED, g, scale, c.covered, 0.45, 0.9);
+    this.drawn.visited = this.drawKind(insight, VISITED, g, scale, c.visited, 0.18, 1);
+    ctx.globalAlpha = 1;
   }
 
-  private dot(id: number, colour: number, f: MapFrame, scale: number, big: number): void {
-    const last = MAP_SIZE - 1;
-    const x = Math.min(last - big, Math.max(0, ((f.xs[id] - f.ground.minX) * scale) | 0));
-    const y = Math.min(last - big, Math.max(0, ((f.zs[id] - f.ground.minZ) * scale) | 0));
-    const p = y * MAP_SIZE + x;
-    this.pixels[p] = colour;
-    if (big) {
-      this.pixels[p + 1] = colour;
-      this.pixels[p + MAP_SIZE] = colour;
-      this.pixels[p + MAP_SIZE + 1] = colour;
+  private drawKind(
+    insight: QueryInsight,
+    kind: number,
+    g: GroundRect,
+    scale: number,
+    colour: string,
+    fillAlpha: number,
+    lineAlpha: number,
+  ): number {
+    const ctx = this.kindCtx;
+    const m = insight.marked;
+    const b = m.bounds;
+    let drew = 0;
+    ctx.beginPath();
+    for (let i = 0; i < m.count; i++) {
+      if (m.kind[i] !== kind) continue;
+      const j = i << 2;
+      ctx.rect(
+        (b[j] - g.minX) * scale,
+        (b[j + 1] - g.minZ) * scale,
+        (b[j + 2] - b[j]) * scale,
+        (b[j + 3] - b[j + 1]) * scale,
+      );
+      drew++;
     }
+    ctx.fillStyle = colour;
+    ctx.globalAlpha = fillAlpha;
+    ctx.fill();
+    ctx.globalAlpha = lineAlpha;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    return drew;
   }
 
-  /** The visible canvas: ground, nodes, enemies, then the rectangle, the circle and the player. */
-  private compose(f: MapFrame, scale: number): void {
-    const ctx = this.ctx;
+  /** The overlay: the rectangle, the detect circle and the player. */
+  private drawOverlay(f: MapFrame, scale: number): void {
+    const ctx = this.overlayCtx;
     const g = f.ground;
     const c = this.colors;
-    ctx.fillStyle = c.ground;
-    ctx.fillRect(0, 0, MAP_SIZE, MAP_SIZE);
-    ctx.drawImage(this.nodeLayer, 0, 0);
-    ctx.drawImage(this.dotLayer, 0, 0);
+    ctx.clearRect(0, 0, this.width, this.height);
     const r = f.rect;
     if (r !== null) {
       ctx.strokeStyle = c.rect;
@@ -303,6 +302,5 @@ export class InsightMap {
     ctx.beginPath();
     ctx.arc(x, y, 3, 0, Math.PI * 2);
     ctx.fill();
-    this.composed = true;
   }
 }

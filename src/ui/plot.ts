@@ -3,15 +3,26 @@
  * a log scale so microseconds and hundreds of milliseconds fit on one axis. Up to four series, sampled a few
  * times per second (when the HUD measures the query): the tree's circle query and one scan of every enemy
  * (measured with brute force on, else estimated), and in crowd mode the pair finding against the O(n²)
- * all-pairs scan. Ring buffers of typed arrays: nothing is allocated per sample.
+ * all-pairs scan. Ring buffers of typed arrays: nothing is allocated per sample. The axes (a line per
+ * decade of milliseconds, a tick every 2 seconds) are drawn once on a background canvas.
  */
 
 /** Seconds shown. */
 export const PLOT_SECONDS = 10;
+/** Seconds between two time ticks. */
+const TICK_SECONDS = 2;
 const CAPACITY = 256;
 /** Log axis, ms: 0.1 µs to 1 s. */
 const LOG_MIN = -4;
 const LOG_MAX = 3;
+/** Labelled decades of the log axis, ms. */
+const VALUE_LABELS: readonly [number, string][] = [
+  [1e-3, '1 µs'],
+  [1, '1 ms'],
+  [100, '100 ms'],
+];
+/** Height of the time labels' strip under the plot, px. */
+const TIME_AXIS = 11;
 
 export const SERIES = ['query', 'scan', 'pairs', 'allPairs'] as const;
 export type Series = (typeof SERIES)[number];
@@ -19,22 +30,32 @@ export type Series = (typeof SERIES)[number];
 export class CostPlot {
   readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
+  /** The axes and labels, drawn once. */
+  private readonly axes: HTMLCanvasElement;
   private readonly times = new Float64Array(CAPACITY);
   /** Sample k of series s at s * CAPACITY + k, ms (NaN: none). */
   private readonly values = new Float64Array(CAPACITY * SERIES.length);
   private head = 0;
   private size = 0;
+  /** Height of the plotting area (above the time labels), px. */
+  private readonly plotHeight: number;
 
   constructor(
     private readonly colors: Record<Series, string>,
     width = 240,
-    height = 96,
+    height = 108,
   ) {
     this.canvas = document.createElement('canvas');
     this.canvas.width = width;
     this.canvas.height = height;
     this.canvas.className = 'plot-canvas';
     this.ctx = this.canvas.getContext('2d')!;
+    this.plotHeight = height - TIME_AXIS;
+    this.axes = document.createElement('canvas');
+    this.axes.width = width;
+    this.axes.height = height;
+    this.drawAxes();
+    this.draw(0);
   }
 
   /** Add a sample at `seconds` (ms values; NaN for a series that has none now), then redraw. */
@@ -50,20 +71,25 @@ export class CostPlot {
     this.draw(seconds);
   }
 
-  private y(ms: number): number {
-    const h = this.canvas.height;
+  /** Canvas y of a value in ms, on the log axis. */
+  y(ms: number): number {
+    const h = this.plotHeight;
     const l = Math.log10(Math.max(ms, 10 ** LOG_MIN));
     return h - ((Math.min(l, LOG_MAX) - LOG_MIN) / (LOG_MAX - LOG_MIN)) * h;
   }
 
-  private draw(now: number): void {
-    const ctx = this.ctx;
-    const w = this.canvas.width;
-    const h = this.canvas.height;
-    ctx.clearRect(0, 0, w, h);
+  /** Canvas x of a sample `age` seconds old (0: now, at the right edge). */
+  x(age: number): number {
+    return this.canvas.width - (age / PLOT_SECONDS) * this.canvas.width;
+  }
+
+  /** The background: a line per decade of ms (three labelled), a tick per 2 s labelled in seconds ago. */
+  private drawAxes(): void {
+    const ctx = this.axes.getContext('2d')!;
+    const w = this.axes.width;
+    const h = this.plotHeight;
     ctx.fillStyle = 'rgba(18, 22, 30, 0.85)';
-    ctx.fillRect(0, 0, w, h);
-    // A line per decade; labels at 1 µs, 1 ms and 1 s.
+    ctx.fillRect(0, 0, w, this.axes.height);
     ctx.strokeStyle = 'rgba(255, 255, 255, 0.12)';
     ctx.lineWidth = 1;
     ctx.beginPath();
@@ -72,12 +98,35 @@ export class CostPlot {
       ctx.moveTo(0, y);
       ctx.lineTo(w, y);
     }
+    for (let t = TICK_SECONDS; t < PLOT_SECONDS; t += TICK_SECONDS) {
+      const x = Math.round(this.x(t)) + 0.5;
+      ctx.moveTo(x, 0);
+      ctx.lineTo(x, h + 3);
+    }
+    ctx.moveTo(0, h + 0.5);
+    ctx.lineTo(w, h + 0.5);
     ctx.stroke();
     ctx.fillStyle = 'rgba(233, 238, 245, 0.6)';
     ctx.font = '9px ui-monospace, monospace';
-    ctx.fillText('1 µs', 2, this.y(1e-3) - 2);
-    ctx.fillText('1 ms', 2, this.y(1) - 2);
-    ctx.fillText('100 ms', 2, this.y(100) - 2);
+    ctx.textBaseline = 'alphabetic';
+    ctx.textAlign = 'left';
+    for (const [ms, label] of VALUE_LABELS) ctx.fillText(label, 2, this.y(ms) - 2);
+    ctx.textAlign = 'right';
+    ctx.fillText('log scale', w - 2, 9);
+    // Time labels under the ticks: seconds before now.
+    const below = this.axes.height - 2;
+    ctx.fillText('now', w - 1, below);
+    ctx.textAlign = 'center';
+    for (let t = TICK_SECONDS; t < PLOT_SECONDS; t += TICK_SECONDS) ctx.fillText(`-${t} s`, this.x(t), below);
+    ctx.textAlign = 'left';
+    ctx.fillText(`-${PLOT_SECONDS} s`, 1, below);
+  }
+
+  private draw(now: number): void {
+    const ctx = this.ctx;
+    const w = this.canvas.width;
+    ctx.clearRect(0, 0, w, this.canvas.height);
+    ctx.drawImage(this.axes, 0, 0);
     ctx.lineWidth = 1.5;
     for (let s = 0; s < SERIES.length; s++) {
       ctx.strokeStyle = this.colors[SERIES[s]];
@@ -91,7 +140,7 @@ export class CostPlot {
           pen = false;
           continue;
         }
-        const x = w - (age / PLOT_SECONDS) * w;
+        const x = this.x(age);
         const y = this.y(v);
         if (pen) ctx.lineTo(x, y);
         else ctx.moveTo(x, y);

@@ -14,6 +14,24 @@ function read(page: Page): Promise<{ state: DemoState; nodes: TreeNode[] }> {
   }));
 }
 
+/**
+ * Runs in the page: the map as the browser shows it (its layers' canvases stacked over the ground colour)
+ * drawn into one image, kept on `window.__map` for the next evaluate. Returns its width and height.
+ */
+function composeMap(): [number, number] {
+  const view = document.querySelector<HTMLElement>('#map .map-view')!;
+  const layers = [...view.querySelectorAll('canvas')];
+  const c = document.createElement('canvas');
+  c.width = layers[0].width;
+  c.height = layers[0].height;
+  const ctx = c.getContext('2d')!;
+  ctx.fillStyle = getComputedStyle(view).backgroundColor;
+  ctx.fillRect(0, 0, c.width, c.height);
+  for (const layer of layers) ctx.drawImage(layer, 0, 0);
+  (window as unknown as { __map: ImageData }).__map = ctx.getImageData(0, 0, c.width, c.height);
+  return [c.width, c.height];
+}
+
 /** The node kinds by the written rule, computed here from the tree's nodes, for the player's circle. */
 function byRule(state: DemoState, nodes: TreeNode[]) {
   const list = ruleNodes((cb) => {
@@ -51,10 +69,10 @@ describe('the top-down map', () => {
     expect(hud).toBe(`${i.visited} / ${i.pruned} / ${i.covered}`);
     const legend = await page.locator('#map .legend b').allTextContents();
     expect(legend).toEqual([String(i.visited), String(i.pruned), String(i.covered)]);
-    // The map canvas has the kinds' colours and the detected enemies on it.
+    // The map has the kinds' colours and the detected enemies on it.
+    await page.evaluate(composeMap);
     const colours = await page.evaluate(() => {
-      const c = document.querySelector<HTMLCanvasElement>('#map canvas')!;
-      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const { data } = (window as unknown as { __map: ImageData }).__map;
       const seen = new Set<string>();
       for (let p = 0; p < data.length; p += 4)
         seen.add(`${data[p] >> 4},${data[p + 1] >> 4},${data[p + 2] >> 4}`);
@@ -80,7 +98,7 @@ describe('the top-down map', () => {
     expect(errors).toEqual([]);
   });
 
-  it('the largest radius covers most of the level; the rectangle query shows; the panel toggle hides the map', async () => {
+  it('the largest radius covers most of the level; the panel toggle hides the map', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=4000&seed=7&radius=100');
     let { state, nodes } = await read(page);
     let rule = byRule(state, nodes);
@@ -105,6 +123,89 @@ describe('the top-down map', () => {
       covered: rule.covered,
     });
     expect((await getState(page)).insight.map).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('a radius that holds the whole level (the small arena level): nothing pruned, the root visited, its children covered, by the rule', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=arena&map=1&radius=100');
+    await waitFrames(page, 2);
+    const { state, nodes } = await read(page);
+    expect(state.level.name).toBe('arena');
+    // The circle holds the whole tree: its farthest root corner is within the radius.
+    const root = nodes[0];
+    const far = Math.hypot(
+      Math.max(state.player.x - root.minX, root.maxX - state.player.x),
+      Math.max(state.player.z - root.minY, root.maxY - state.player.z),
+    );
+    expect(far).toBeLessThanOrEqual(state.radius);
+    expect(state.tree.depth).toBeGreaterThan(1); // a real tree below the root's children
+    const rule = byRule(state, nodes);
+    const i = state.insight;
+    expect({ visited: i.visited, pruned: i.pruned, covered: i.covered }).toEqual({
+      visited: rule.visited,
+      pruned: rule.pruned,
+      covered: rule.covered,
+    });
+    expect(i.pruned).toBe(0);
+    expect(i.visited).toBe(1); // the root: it tests its children's rectangles, then hands each over whole
+    expect(i.covered).toBeGreaterThan(0);
+    expect(i.covered).toBeLessThanOrEqual(4);
+    expect(i.drawn).toEqual({ visited: 1, pruned: 0, covered: i.covered });
+    expect(i.visited + i.covered + rule.below).toBe(state.lastQuery.nodesVisited);
+    expect(state.lastQuery.pointsTested).toBe(0); // every point handed over without a test
+    expect(state.found).toHaveLength(state.enemyCount);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the rectangle query: its outline where the rectangle lies on the map, shaped like the level', async () => {
+    // Camps is 260 x 220: the map is as wide as ever and less deep, with no empty strip.
+    const { page, errors } = await openScene(
+      browser(),
+      baseUrl,
+      '?level=camps&map=1&enemies=500&radius=5&nodes=0',
+    );
+    expect(await page.evaluate(composeMap)).toEqual([240, Math.round((220 / 260) * 240)]);
+    const box = (await page.locator('canvas#scene').boundingBox())!;
+    expect((await getState(page)).rect).toBeNull();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.75, { steps: 6 });
+    await page.mouse.up({ button: 'right' });
+    await waitFrames(page, 3);
+    const state = await getState(page);
+    expect(state.rect).not.toBeNull();
+    await page.evaluate(composeMap);
+    const edges = await page.evaluate(
+      ({ rect, level, colour }) => {
+        const c = (window as unknown as { __map: ImageData }).__map;
+        const data = c.data;
+        const want = [1, 3, 5].map((k) => Number.parseInt(colour.slice(k, k + 2), 16));
+        const scale = Math.max(c.width, c.height) / Math.max(level.width, level.depth);
+        const px = (x: number) => (x + level.width / 2) * scale;
+        const py = (z: number) => (z + level.depth / 2) * scale;
+        // Is there a pixel of the rectangle's colour within a pixel of (x, y)?
+        const near = (x: number, y: number) => {
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++) {
+              const p = (Math.round(y + dy) * c.width + Math.round(x + dx)) * 4;
+              if (want.every((v, k) => Math.abs(data[p + k] - v) < 24)) return true;
+            }
+          return false;
+        };
+        const midX = px((rect.minX + rect.maxX) / 2);
+        const midZ = py((rect.minZ + rect.maxZ) / 2);
+        return {
+          top: near(midX, py(rect.minZ)),
+          bottom: near(midX, py(rect.maxZ)),
+          left: near(px(rect.minX), midZ),
+          right: near(px(rect.maxX), midZ),
+          // Off the outline, a little inside it: no outline there.
+          inside: near(px(rect.minX) + 6, py(rect.minZ) + 6) && near(px(rect.maxX) - 6, py(rect.maxZ) - 6),
+        };
+      },
+      { rect: state.rect!, level: state.level, colour: state.colors.rect },
+    );
+    expect(edges).toEqual({ top: true, bottom: true, left: true, right: true, inside: false });
     expect(errors).toEqual([]);
   });
 });

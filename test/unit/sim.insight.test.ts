@@ -25,9 +25,18 @@ function seededTree(seed: number, n: number, options: Partial<QuadtreeOptions> =
   return tree;
 }
 
-/** The insight's kinds as names, in walk order. */
-function kindsOf(insight: QueryInsight): Kind[] {
-  return Array.from(insight.kind.subarray(0, insight.nodeCount), (k) => NAMES[k]);
+/** A marked node: its kind and rectangle, in walk order. */
+type Marked = [Kind, number, number, number, number, number];
+
+/** The insight's marked nodes (visited, pruned, covered) as names and rectangles, in walk order. */
+function markedOf(insight: QueryInsight): Marked[] {
+  const m = insight.marked;
+  const out: Marked[] = [];
+  for (let i = 0; i < m.count; i++) {
+    const b = m.bounds.subarray(4 * i, 4 * i + 4);
+    out.push([NAMES[m.kind[i]], m.depth[i], b[0], b[1], b[2], b[3]]);
+  }
+  return out;
 }
 
 /** Checks one analysed query against the rule and against the library's own figures for the query. */
@@ -42,8 +51,14 @@ function checkQuery(
   insight.analyse(tree, x, y, r, looseness, true);
   const nodes = ruleNodes((cb) => tree.visitNodes(cb));
   const rule = kindsByRule(nodes, looseness, x, y, r);
-  expect(insight.nodeCount).toBe(nodes.length);
-  expect(kindsOf(insight)).toEqual(rule.map((k) => (k === 'below' ? 'untouched' : k)));
+  // Every node the rule marks, and only those, in the same order with the same kind.
+  const expected: Marked[] = [];
+  rule.forEach((k, i) => {
+    const n = nodes[i];
+    if (k === 'visited' || k === 'pruned' || k === 'covered')
+      expected.push([k, n.depth, n.minX, n.minY, n.maxX, n.maxY]);
+  });
+  expect(markedOf(insight)).toEqual(expected);
   const counts = countKinds(rule);
   expect({ visited: insight.visited, pruned: insight.pruned, covered: insight.covered }).toEqual({
     visited: counts.visited,
@@ -54,11 +69,8 @@ function checkQuery(
   tree.queryCircle(x, y, r);
   expect(insight.visited + insight.covered + counts.below).toBe(tree.lastQuery.nodesVisited);
   let tested = 0;
-  let i = 0;
-  tree.visitNodes((n) => {
-    if (n.isLeaf && insight.kind[i] === VISITED) tested += n.count;
-    i++;
-  });
+  const m = insight.marked;
+  for (let i = 0; i < m.count; i++) if (m.kind[i] === VISITED && m.items[i] >= 0) tested += m.items[i];
   expect(tested).toBe(tree.lastQuery.pointsTested);
   return counts;
 }
@@ -121,14 +133,10 @@ describe('QueryInsight (the map node kinds)', () => {
     const insight = new QueryInsight();
     const c = checkQuery(tree, insight, 0, 0, 1000, 0);
     expect(c.pruned).toBe(0);
-    expect(insight.kind[0]).toBe(VISITED);
+    const m = insight.marked;
+    expect([m.kind[0], m.depth[0]]).toEqual([VISITED, 0]);
     expect(c.visited).toBe(1); // the root only: everything below is handed over whole
-    let j = 1;
-    for (let q = 0; q < 4; q++) {
-      expect(insight.depth[j]).toBe(1);
-      expect([COVERED, UNTOUCHED]).toContain(insight.kind[j]);
-      j = insight.subtreeEnd[j];
-    }
+    for (let i = 1; i < m.count; i++) expect([m.kind[i], m.depth[i]]).toEqual([COVERED, 1]);
     expect(c.covered).toBeGreaterThan(0);
     expect(c.covered).toBeLessThanOrEqual(4);
     expect(c.covered + c.below + 1).toBe(tree.lastQuery.nodesVisited);
@@ -143,7 +151,7 @@ describe('QueryInsight (the map node kinds)', () => {
     const c = checkQuery(tree, insight, -80, -80, 0.5, 0);
     expect(c.covered).toBe(0);
     expect(c.visited).toBeLessThanOrEqual(2);
-    expect(c.untouched).toBeGreaterThan(insight.nodeCount * 0.9);
+    expect(c.untouched).toBeGreaterThan(tree.stats().nodes * 0.9);
     expect(c.visited + c.pruned + c.covered + c.below + c.untouched).toBe(tree.stats().nodes);
   });
 
@@ -151,7 +159,7 @@ describe('QueryInsight (the map node kinds)', () => {
     const insight = new QueryInsight();
     const empty = new PointQuadtree({ bounds });
     checkQuery(empty, insight, 0, 0, 10, 0);
-    expect(kindsOf(insight)).toEqual(['untouched']);
+    expect(insight.marked.count).toBe(0);
     const tree = seededTree(5, 100);
     const c = checkQuery(tree, insight, 500, 500, 10, 0);
     expect(c.untouched).toBe(tree.stats().nodes);
@@ -165,7 +173,12 @@ describe('QueryInsight (the map node kinds)', () => {
     expect(insight.analyse(tree, 0, 0, 20, 0, false)).toBe(false);
     expect(insight.revision).toBe(revision);
     expect(insight.analyse(tree, 1, 0, 20, 0, false)).toBe(true);
+    // A forced recount that finds the same marked nodes keeps the revision (a map redraws nothing).
+    const moved = insight.revision;
     expect(insight.analyse(tree, 1, 0, 20, 0, true)).toBe(true);
+    expect(insight.revision).toBe(moved);
+    expect(insight.analyse(tree, 60, 0, 20, 0, false)).toBe(true);
+    expect(insight.revision).toBe(moved + 1);
     tree.insert(1000, 1, 1);
     tree.insert(1001, 1.5, 1);
     tree.insert(1002, 1, 1.5);
@@ -179,7 +192,7 @@ describe('QueryInsight (the map node kinds)', () => {
     if (tree.version === version) checkQuery(tree, insight, 30, -40, 5, 0);
   });
 
-  it('follows a tree that grows its root (a copy of the new node list)', () => {
+  it('follows a tree that grows its root', () => {
     const tree = seededTree(7, 200);
     const insight = new QueryInsight();
     checkQuery(tree, insight, 0, 0, 30, 0);
