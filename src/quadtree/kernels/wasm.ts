@@ -89,6 +89,13 @@ interface Room {
 
 const align = (n: number): number => (n + 15) & ~15;
 
+/** Per-slot neighbour counts and push sums in the module's memory (see {@link SeparationWasm.slotSums}). */
+export interface SlotSums {
+  count: Float64Array;
+  sumX: Float64Array;
+  sumY: Float64Array;
+}
+
 /** The compiled kernel and its memory layout. */
 export class SeparationWasm {
   private readonly x: Exports;
@@ -126,6 +133,12 @@ export class SeparationWasm {
   private outCount = new Float64Array(0);
   private outX = new Float64Array(0);
   private outY = new Float64Array(0);
+  private list = new Int32Array(0);
+  private readonly sums: SlotSums = {
+    count: new Float64Array(0),
+    sumX: new Float64Array(0),
+    sumY: new Float64Array(0),
+  };
   private buffer: ArrayBuffer | null = null;
   /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
@@ -165,8 +178,78 @@ export class SeparationWasm {
     sumY: Float32Array | Float64Array,
     end: number,
   ): number {
+    this.walkPairs(
+      xy.length >> 1,
+      idSlot.length,
+      rect,
+      child,
+      nodes,
+      serial,
+      version,
+      radius,
+      s,
+      sparseSide,
+      wideSide,
+    );
+    const at = this.at;
+    if (this.idSlot.length !== idSlot.length) {
+      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
+    }
+    if (this.outCount.length !== end) {
+      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
+      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
+      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
+    }
+    this.load(xy, ids, start, count);
+    this.idSlot.set(idSlot);
+    const found = this.x.accumulate(
+      at.xy,
+      at.ids,
+      at.start,
+      at.count,
+      at.sorted,
+      this.listPairs,
+      at.cnt,
+      at.sx,
+      at.sy,
+      slots,
+      radius,
+      s,
+      at.temp,
+    );
+    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
+    counts.set(this.outCount);
+    sumX.set(this.outX);
+    sumY.set(this.outY);
+    return found;
+  }
+
+  /*
+   * Hooks for callers that split the accumulate over threads (parallel.ts): walk once, then accumulate
+   * ranges of the list, each into per-slot sums; the per-slot sums of ranges add up to the whole list's.
+   */
+
+  /**
+   * Makes the leaf-pair list of a tree (the walk of {@link run}) unless the list in memory is already that
+   * of (`serial`, `version`, `radius`); returns its pair count. `xySlots` and `ids` size the other regions
+   * as {@link run} would (slots of pool.xy, length of idSlot), so a later {@link accumulateRange} of the
+   * same tree lays nothing out again. The list is read by {@link pairList}.
+   */
+  walkPairs(
+    xySlots: number,
+    ids: number,
+    rect: Float64Array,
+    child: Int32Array,
+    nodes: number,
+    serial: number,
+    version: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+  ): number {
     const guess = Math.max(this.room.pairs, 4 * nodes + 64);
-    this.fit(xy.length >> 1, start.length, guess, idSlot.length, Math.max(this.room.stack, 256));
+    this.fit(xySlots, child.length, guess, ids, Math.max(this.room.stack, 256));
     if (serial !== this.listSerial || version !== this.listVersion || radius !== this.listRadius) {
       for (;;) {
         const at = this.at;
@@ -200,41 +283,60 @@ export class SeparationWasm {
         }
         // Out of room (the fit lays everything out again, so the copies above are made again).
         this.fit(
-          xy.length >> 1,
-          start.length,
+          xySlots,
+          child.length,
           room.pairs * (n === -1 ? 2 : 1),
-          idSlot.length,
+          ids,
           room.stack * (n === -2 ? 2 : 1),
         );
       }
     }
+    return this.listPairs;
+  }
+
+  /** The leaf pairs of the last {@link walkPairs} (stride 2; the first 2 x its count are valid), a view. */
+  pairList(): Int32Array {
+    const length = this.room.pairs * 2;
+    if (this.list.length !== length || this.list.buffer !== this.x.memory.buffer) {
+      this.list = new Int32Array(this.x.memory.buffer, this.at.sorted, length);
+    }
+    return this.list;
+  }
+
+  /**
+   * The kernel over the leaf pairs [from, to) into per-slot sums (read by {@link slotSums}; zeroed first),
+   * over copies of the arrays (each in whole). `list`: the pairs to read, at their own indices; null: the
+   * list of the last {@link walkPairs}, which must be of this tree. Returns the number of item pairs.
+   */
+  accumulateRange(
+    xy: Float64Array,
+    ids: Int32Array,
+    slots: number,
+    start: Int32Array,
+    count: Int32Array,
+    list: Int32Array | null,
+    from: number,
+    to: number,
+    radius: number,
+    s: number,
+  ): number {
+    const room = this.room;
+    this.fit(xy.length >> 1, start.length, list === null ? room.pairs : to - from, room.ids, room.stack);
+    if (list !== null) {
+      // Copied to the list region's start: the walked list, if any, is overwritten.
+      const own = this.pairList();
+      for (let k = 2 * from, q = 0; k < 2 * to; k++, q++) own[q] = list[k];
+      this.listSerial = -1;
+    }
+    this.load(xy, ids, start, count);
     const at = this.at;
-    if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
-    if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
-    if (this.start.length !== start.length) {
-      this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
-      this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
-    }
-    if (this.idSlot.length !== idSlot.length) {
-      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
-    }
-    if (this.outCount.length !== end) {
-      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
-      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
-      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
-    }
-    this.xy.set(xy);
-    this.ids.set(ids);
-    this.start.set(start);
-    this.count.set(count);
-    this.idSlot.set(idSlot);
-    const found = this.x.accumulate(
+    return this.x.accumulate(
       at.xy,
       at.ids,
       at.start,
       at.count,
-      at.sorted,
-      this.listPairs,
+      at.sorted + (list === null ? from * 8 : 0),
+      to - from,
       at.cnt,
       at.sx,
       at.sy,
@@ -243,11 +345,33 @@ export class SeparationWasm {
       s,
       at.temp,
     );
-    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
-    counts.set(this.outCount);
-    sumX.set(this.outX);
-    sumY.set(this.outY);
-    return found;
+  }
+
+  /** Per-slot count and sums of the last {@link accumulateRange}: views of the first `slots` slots. */
+  slotSums(slots: number): SlotSums {
+    const sums = this.sums;
+    if (sums.count.length !== slots || sums.count.buffer !== this.x.memory.buffer) {
+      const buffer = this.x.memory.buffer;
+      sums.count = new Float64Array(buffer, this.at.cnt, slots);
+      sums.sumX = new Float64Array(buffer, this.at.sx, slots);
+      sums.sumY = new Float64Array(buffer, this.at.sy, slots);
+    }
+    return sums;
+  }
+
+  /** Copies the tree's arrays into the module's memory (views remade when a length changes). */
+  private load(xy: Float64Array, ids: Int32Array, start: Int32Array, count: Int32Array): void {
+    const at = this.at;
+    if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
+    if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
+    if (this.start.length !== start.length) {
+      this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
+      this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
+    }
+    this.xy.set(xy);
+    this.ids.set(ids);
+    this.start.set(start);
+    this.count.set(count);
   }
 
   /** Lays the regions out again (and grows the memory) when one of them lacks room. */
@@ -307,6 +431,8 @@ export class SeparationWasm {
     this.outCount = new Float64Array(0);
     this.outX = new Float64Array(0);
     this.outY = new Float64Array(0);
+    this.list = new Int32Array(0);
+    this.sums.count = new Float64Array(0);
     this.listSerial = -1;
   }
 
