@@ -191,17 +191,8 @@ export class SeparationWasm {
       sparseSide,
       wideSide,
     );
-    const at = this.at;
-    if (this.idSlot.length !== idSlot.length) {
-      this.idSlot = new Int32Array(this.x.memory.buffer, at.idSlot, idSlot.length);
-    }
-    if (this.outCount.length !== end) {
-      this.outCount = new Float64Array(this.x.memory.buffer, at.oc, end);
-      this.outX = new Float64Array(this.x.memory.buffer, at.ox, end);
-      this.outY = new Float64Array(this.x.memory.buffer, at.oy, end);
-    }
     this.load(xy, ids, start, count);
-    this.idSlot.set(idSlot);
+    const at = this.at;
     const found = this.x.accumulate(
       at.xy,
       at.ids,
@@ -217,10 +208,7 @@ export class SeparationWasm {
       s,
       at.temp,
     );
-    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
-    counts.set(this.outCount);
-    sumX.set(this.outX);
-    sumY.set(this.outY);
+    this.scatterInto(idSlot, end, counts, sumX, sumY);
     return found;
   }
 
@@ -357,6 +345,33 @@ export class SeparationWasm {
       sums.sumY = new Float64Array(buffer, this.at.sy, slots);
     }
     return sums;
+  }
+
+  /**
+   * Hands the per-slot sums in memory (as the last accumulate left them, or as changed through
+   * {@link slotSums}) to the caller's per-id outputs: every id below `end`, 0 for an absent one (`idSlot`
+   * -1).
+   */
+  scatterInto(
+    idSlot: Int32Array,
+    end: number,
+    counts: Int32Array | Uint32Array | Float32Array | Float64Array,
+    sumX: Float32Array | Float64Array,
+    sumY: Float32Array | Float64Array,
+  ): void {
+    const at = this.at;
+    const buffer = this.x.memory.buffer;
+    if (this.idSlot.length !== idSlot.length) this.idSlot = new Int32Array(buffer, at.idSlot, idSlot.length);
+    if (this.outCount.length !== end) {
+      this.outCount = new Float64Array(buffer, at.oc, end);
+      this.outX = new Float64Array(buffer, at.ox, end);
+      this.outY = new Float64Array(buffer, at.oy, end);
+    }
+    this.idSlot.set(idSlot);
+    this.x.scatter(at.idSlot, end, at.cnt, at.sx, at.sy, at.oc, at.ox, at.oy);
+    counts.set(this.outCount);
+    sumX.set(this.outX);
+    sumY.set(this.outY);
   }
 
   /** Copies the tree's arrays into the module's memory (views remade when a length changes). */
