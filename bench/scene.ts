@@ -75,7 +75,7 @@ function frameRow(n: number, level: Level = defaultLevel(), overrides: { maxItem
     frame.push(ms);
     cpu.push((used.user + used.system) / 1000);
     crowd.push(sim.crowdMs());
-    separate.push(sim.separateMs);
+    separate.push(sim.crowd.separateMs);
     find.push(sim.crowd.ms);
     wander.push(sim.wanderMs);
     tree.push(sim.treeUpdateMs);

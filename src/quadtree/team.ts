@@ -405,8 +405,10 @@ export class SeparationTeam {
       Atomics.add(v.control, SEQ, 2);
       Atomics.notify(v.control, SEQ);
     }
+    // Room to spare (the pair count moves a little from frame to frame): each regrowth costs the helpers'
+    // frames until they have attached to the new buffer.
     const grow = (need: number, have: number): number =>
-      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
+      need <= have ? have : Math.max(Math.ceil(need * 1.25), Math.ceil(have * 1.5));
     const old = v?.capacity;
     const capacity: Capacity = {
       xy: grow(xy, old?.xy ?? 0),

@@ -1,0 +1,102 @@
+import { SeparationTeam } from 'point-quadtree/parallel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
+import { Crowd, ONE_THREAD } from '../../src/sim/crowd';
+import { ChangeList } from '../../src/sim/detection';
+import { defaultLevel } from '../../src/sim/level';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/sim/settings';
+import { Simulation } from '../../src/sim/simulation';
+import { MAX_CROWD_WORKERS, planThreads } from '../../src/sim/threads';
+import { threadsText } from '../../src/ui/hud';
+
+describe('planThreads', () => {
+  it.each([
+    [{ crossOriginIsolated: false, sharedMemory: true, cores: 8 }, 0, 'page not cross-origin isolated'],
+    [{ crossOriginIsolated: true, sharedMemory: false, cores: 8 }, 0, 'no SharedArrayBuffer'],
+    [{ crossOriginIsolated: true, sharedMemory: true, cores: 1 }, 0, 'one core'],
+    [{ crossOriginIsolated: true, sharedMemory: true, cores: Number.NaN }, 0, 'one core'],
+    [{ crossOriginIsolated: true, sharedMemory: true, cores: 2 }, 1, ''],
+    [{ crossOriginIsolated: true, sharedMemory: true, cores: 3 }, 2, ''],
+    [{ crossOriginIsolated: true, sharedMemory: true, cores: 16 }, MAX_CROWD_WORKERS, ''],
+  ])('%j: %i workers %j', (env, workers, reason) => {
+    expect(planThreads(env)).toEqual({ workers, reason });
+  });
+});
+
+describe('the HUD threads line', () => {
+  it('names the workers, or why there are none', () => {
+    expect(threadsText(3, '')).toBe('3 threads (main + 2 workers)');
+    expect(threadsText(2, '')).toBe('2 threads (main + 1 worker)');
+    expect(threadsText(1, 'page not cross-origin isolated')).toBe(
+      '1 thread (page not cross-origin isolated)',
+    );
+    expect(threadsText(1, '')).toBe('1 thread (main)');
+    expect(ONE_THREAD['helpers late']).toBe('workers late');
+  });
+});
+
+/** A crowd of n on the default level, moving, crowd mode on, with the given settings. */
+function crowdSim(n: number, settings: Partial<Settings> = {}) {
+  return new Simulation(
+    defaultLevel(),
+    { ...DEFAULT_SETTINGS, enemies: n, moving: true, crowdMode: true, ...settings },
+    n,
+  );
+}
+
+describe('crowd mode with a team of worker_threads helpers', () => {
+  let helpers: NodeHelpers;
+  let team: SeparationTeam;
+  beforeAll(() => {
+    helpers = startNodeHelpers(1);
+    team = new SeparationTeam(helpers.ports, { claimWaitMs: 10_000 });
+  });
+  afterAll(async () => {
+    team.dispose();
+    await helpers.terminate();
+  });
+
+  it('the same counts, pushes and walk as one thread, frame by frame; the workers setting turns it off', async () => {
+    const n = 6000;
+    const one = crowdSim(n);
+    const two = crowdSim(n);
+    one.crowd.setTeam(null, 'page not cross-origin isolated');
+    two.crowd.setTeam(team, '');
+    const changes = new ChangeList(n);
+    await untilReady(
+      () => team.last.ready,
+      1,
+      () => two.crowd.find(two.tree, two.xs, two.zs, n, 1.5, false, changes),
+    );
+    for (let frame = 0; frame < 5; frame++) {
+      for (const sim of [one, two]) {
+        sim.beginFrame();
+        sim.step(1 / 30, 0, 0);
+      }
+      expect([two.crowd.threads, two.crowd.threadNote]).toEqual([2, '']);
+      expect(one.crowd).toMatchObject({ threads: 1, threadNote: 'page not cross-origin isolated' });
+      expect(two.crowd.pairs).toBe(one.crowd.pairs);
+      expect(Array.from(two.crowd.counts)).toEqual(Array.from(one.crowd.counts));
+      // The pushes agree to float32 rounding (sums in another order), so the walks stay together.
+      let worst = 0;
+      for (let i = 0; i < n; i++) {
+        worst = Math.max(worst, Math.abs(two.crowd.pushX[i] - one.crowd.pushX[i]));
+        worst = Math.max(worst, Math.abs(two.xs[i] - one.xs[i]));
+      }
+      expect(worst).toBeLessThan(1e-3);
+    }
+    two.requested.workers = false;
+    two.applyRequested();
+    two.beginFrame();
+    two.step(1 / 30, 0, 0);
+    expect(two.crowd).toMatchObject({ threads: 1, threadNote: 'workers off' });
+  });
+
+  it('brute force runs on one thread and says so', () => {
+    const crowd = new Crowd(500);
+    crowd.setTeam(team, '');
+    const sim = crowdSim(500);
+    crowd.find(sim.tree, sim.xs, sim.zs, 500, 1.5, true, new ChangeList(500));
+    expect(crowd).toMatchObject({ threads: 1, threadNote: 'brute force', brute: true });
+  });
+});
