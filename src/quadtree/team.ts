@@ -93,6 +93,16 @@ export interface SeparationTeamFigures {
   lost: number;
   /** Why the call ran on one thread, '' if it did not. */
   reason: OneThreadReason;
+  /**
+   * Where the calling thread's time went in the last call that used helpers, ms: the walk, the cut and
+   * publishing the inputs (copying the tree's arrays and the list into the shared buffer); its own range
+   * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
+   * their sums and handing them to the outputs.
+   */
+  publishMs: number;
+  ownMs: number;
+  waitMs: number;
+  mergeMs: number;
 }
 
 const clock = (globalThis as { performance?: { now(): number } }).performance;
@@ -108,7 +118,17 @@ const now = (): number => (clock === undefined ? Date.now() : clock.now());
  */
 export class SeparationTeam {
   /** Figures of the last call. */
-  readonly last: SeparationTeamFigures = { threads: 1, ready: 0, tookOver: 0, lost: 0, reason: 'no helpers' };
+  readonly last: SeparationTeamFigures = {
+    threads: 1,
+    ready: 0,
+    tookOver: 0,
+    lost: 0,
+    reason: 'no helpers',
+    publishMs: 0,
+    ownMs: 0,
+    waitMs: 0,
+    mergeMs: 0,
+  };
   private readonly ports: SeparationHelperPort[];
   private readonly patienceMs: number;
   private readonly minPairs: number;
@@ -225,6 +245,7 @@ export class SeparationTeam {
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
     last.reason = '';
+    const tWalk = now();
     const pool = t.pool;
     const slots = pool.top;
     const s = distanceScale(radius);
@@ -299,6 +320,7 @@ export class SeparationTeam {
     const ids = pool.ids;
     const start = t.nodeStart;
     const count = t.nodeCount;
+    const tOwn = now();
     let found = wasm.accumulateRange(xy, ids, slots, start, count, null, 0, cuts[1], radius, s);
     // The kernel's sums hold one range at a time: before it runs another, they are banked in the caller's
     // region (copied the first time, added after), and the bank goes back at the end.
@@ -349,12 +371,17 @@ export class SeparationTeam {
       found += wasm.accumulateRange(xy, ids, slots, start, count, null, cuts[p], cuts[p + 1], radius, s);
       toRegion(wasm.slotSums(slots), v, bank, true);
     }
+    const tMerge = now();
     const sums = wasm.slotSums(slots);
     if (banked) addRegion(sums, v, bank, false);
     for (let q = 0; q < helped; q++) addRegion(sums, v, doneBy[q], true);
     wasm.scatterInto(t.idSlot, end, counts, sumX, sumY);
     last.threads = 1 + helped;
     if (helped === 0) last.reason = 'helpers late';
+    last.publishMs = tOwn - tWalk;
+    last.ownMs = t0 - tOwn;
+    last.waitMs = tMerge - t0;
+    last.mergeMs = now() - tMerge;
     return found;
   }
 
