@@ -69,6 +69,11 @@ export interface SeparationTeamOptions {
    * Tests set it so that the helpers always take part.
    */
   claimWaitMs?: number;
+  /**
+   * Whether to time the calling thread's phases into the figures (publishMs, ...; default false: each
+   * reading of the clock is a new number object, which a per-frame call should not make).
+   */
+  timing?: boolean;
 }
 
 /** Why the last call ran on the calling thread alone ('' when helpers took part). */
@@ -97,13 +102,19 @@ export interface SeparationTeamFigures {
    * Where the calling thread's time went in the last call that used helpers, ms: the walk, the cut and
    * publishing the inputs (copying the tree's arrays and the list into the shared buffer); its own range
    * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
-   * their sums and handing them to the outputs.
+   * their sums and handing them to the outputs. Measured when the options ask for `timing`, else 0.
    */
   publishMs: number;
   ownMs: number;
   waitMs: number;
   mergeMs: number;
 }
+
+/**
+ * A spinning caller reads the clock once per this many + 1 spins (some tens of microseconds): each reading
+ * is a new number object on the heap.
+ */
+const SPIN_CHECK = (1 << 14) - 1;
 
 const clock = (globalThis as { performance?: { now(): number } }).performance;
 const now = (): number => (clock === undefined ? Date.now() : clock.now());
@@ -133,6 +144,7 @@ export class SeparationTeam {
   private readonly patienceMs: number;
   private readonly minPairs: number;
   private readonly claimWaitMs: number;
+  private readonly timing: boolean;
   private views: TeamViews | null = null;
   /** Publications so far (generation g is published as SEQ = 2g). */
   private generation = 0;
@@ -193,6 +205,7 @@ export class SeparationTeam {
     this.patienceMs = patience;
     this.minPairs = minPairs;
     this.claimWaitMs = claimWait;
+    this.timing = options.timing === true;
     this.lost = new Uint8Array(helpers.length);
     this.cuts = new Int32Array(helpers.length + 2);
     this.rangeHelper = new Int32Array(helpers.length + 1);
@@ -245,7 +258,8 @@ export class SeparationTeam {
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
     last.reason = '';
-    const tWalk = now();
+    const timing = this.timing;
+    const tWalk = timing ? now() : 0;
     const pool = t.pool;
     const slots = pool.top;
     const s = distanceScale(radius);
@@ -320,7 +334,7 @@ export class SeparationTeam {
     const ids = pool.ids;
     const start = t.nodeStart;
     const count = t.nodeCount;
-    const tOwn = now();
+    const tOwn = timing ? now() : 0;
     let found = wasm.accumulateRange(xy, ids, slots, start, count, null, 0, cuts[1], radius, s);
     // The kernel's sums hold one range at a time: before it runs another, they are banked in the caller's
     // region (copied the first time, added after), and the bank goes back at the end.
@@ -341,8 +355,10 @@ export class SeparationTeam {
       this.takenAt[k] = g;
       last.tookOver++;
     }
-    // Wait for the ranges the helpers claimed, at most patienceMs in all from here.
-    const t0 = now();
+    // Wait for the ranges the helpers claimed, at most patienceMs in all from here (the clock is read only
+    // while spinning).
+    const tWait = timing ? now() : 0;
+    let t0 = -1;
     const doneBy = this.doneBy;
     let helped = 0;
     for (let p = 1; p < parts; p++) {
@@ -353,7 +369,9 @@ export class SeparationTeam {
       let spins = 0;
       let late = false;
       while (Atomics.load(control, done) !== g) {
-        if ((++spins & 1023) === 0 && now() - t0 > this.patienceMs) {
+        if ((++spins & SPIN_CHECK) !== 0) continue;
+        if (t0 < 0) t0 = now();
+        else if (now() - t0 > this.patienceMs) {
           late = true;
           break;
         }
@@ -371,26 +389,30 @@ export class SeparationTeam {
       found += wasm.accumulateRange(xy, ids, slots, start, count, null, cuts[p], cuts[p + 1], radius, s);
       toRegion(wasm.slotSums(slots), v, bank, true);
     }
-    const tMerge = now();
+    const tMerge = timing ? now() : 0;
     const sums = wasm.slotSums(slots);
     if (banked) addRegion(sums, v, bank, false);
     for (let q = 0; q < helped; q++) addRegion(sums, v, doneBy[q], true);
     wasm.scatterInto(t.idSlot, end, counts, sumX, sumY);
     last.threads = 1 + helped;
     if (helped === 0) last.reason = 'helpers late';
-    last.publishMs = tOwn - tWalk;
-    last.ownMs = t0 - tOwn;
-    last.waitMs = tMerge - t0;
-    last.mergeMs = now() - tMerge;
+    if (timing) {
+      last.publishMs = tOwn - tWalk;
+      last.ownMs = tWait - tOwn;
+      last.waitMs = tMerge - tWait;
+      last.mergeMs = now() - tMerge;
+    }
     return found;
   }
 
   /** Spins until the claim word says g or claimWaitMs passed. */
   private awaitClaim(control: Int32Array, claim: number, g: number): void {
-    const t0 = now();
+    let t0 = -1;
     let spins = 0;
     while (Atomics.load(control, claim) !== g) {
-      if ((++spins & 255) === 0 && now() - t0 > this.claimWaitMs) return;
+      if ((++spins & SPIN_CHECK) !== 0) continue;
+      if (t0 < 0) t0 = now();
+      else if (now() - t0 > this.claimWaitMs) return;
     }
   }
 

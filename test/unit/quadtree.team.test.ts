@@ -22,6 +22,7 @@ import {
 } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
+import { allocatedDuring } from '../../bench/workloads';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 import { bruteSeparation } from '../helpers/separationOracle';
 
@@ -251,6 +252,31 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     const tree = treeOf(xs, ys);
     const last = expectTeam(team, tree, xs, ys, 1);
     expect(last).toMatchObject({ threads: 1, reason: 'few pairs' });
+  });
+
+  it('allocates no more per call than the one-thread call once its buffers have grown', () => {
+    const { xs, ys } = cloud('uniform', 4000, 43);
+    const tree = treeOf(xs, ys, { maxItems: 8 });
+    const c = new Int32Array(4000);
+    const s = new Float64Array(4000);
+    const calls = (count: number, call: () => number): number => {
+      let pairs = 0;
+      for (let k = 0; k < count; k++) pairs += call();
+      return pairs;
+    };
+    const parallel = () => team.querySeparationInto(tree, 1.5, c, s, s);
+    const alone = () => tree.querySeparationInto(1.5, c, s, s);
+    calls(100, parallel);
+    calls(100, alone);
+    expect(team.last).toMatchObject({ threads: 3, reason: '' });
+    // The least of three rounds (a round where the compiler left a one-off allocation does not count). The
+    // one-thread call boxes a few numbers per call; the team may add a few more, never an array or a view.
+    const least = (call: () => number) =>
+      Math.min(...[0, 1, 2].map(() => allocatedDuring(() => calls(200, call)).bytes / 200));
+    const one = least(alone);
+    const two = least(parallel);
+    expect(two, `team ${two} bytes per call, one thread ${one}`).toBeLessThan(one + 160);
+    expect(team.last).toMatchObject({ threads: 3, reason: '' });
   });
 
   it('with the JavaScript kernel the caller works alone, and says why', () => {
