@@ -162,7 +162,7 @@ console.log(
 const WORKERS = Math.max(1, Math.min(cpus().length - 1, 3));
 const helpers = startNodeHelpers(WORKERS);
 // As the page makes it (src/app/workers.ts).
-const team = new SeparationTeam(helpers.ports, { claimWaitMs: 2, timing: true });
+const team = new SeparationTeam(helpers.ports, { claimWaitMs: 2, minPairs: 4096, timing: true });
 console.log(
   `with ${WORKERS} worker thread${WORKERS > 1 ? 's' : ''} (worker_threads) beside the main thread:`,
 );

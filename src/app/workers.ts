@@ -29,8 +29,9 @@ export function startCrowdWorkers(crowd: Crowd, messages: MessageBox): () => voi
     );
   }
   // A worker gets 2 ms to wake for its range before the main thread does it itself (waking takes tens of
-  // microseconds on an idle core, longer on a busy one).
-  const team = new SeparationTeam(workers, { claimWaitMs: 2 });
+  // microseconds on an idle core, longer on a busy one). Below 4,096 leaf pairs (some 7,000 enemies at the
+  // default crowd radius) the whole join takes about a millisecond: not worth waking anyone for.
+  const team = new SeparationTeam(workers, { claimWaitMs: 2, minPairs: 4096 });
   let failed = false;
   // A worker whose script does not load: the main thread carries on alone and says so.
   const onError = (event: ErrorEvent): void => {
