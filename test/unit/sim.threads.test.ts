@@ -68,12 +68,16 @@ describe('crowd mode with a team of worker_threads helpers', () => {
       1,
       () => two.crowd.find(two.tree, two.xs, two.zs, n, 1.5, false, changes),
     );
-    for (let frame = 0; frame < 5; frame++) {
+    // Every frame's answer equals one thread's; most frames the worker takes part (not in a frame where
+    // the shared buffer grew and the worker has not attached to the new one yet: "workers starting").
+    let shared = 0;
+    for (let frame = 0; frame < 30 && shared < 5; frame++) {
       for (const sim of [one, two]) {
         sim.beginFrame();
         sim.step(1 / 30, 0, 0);
       }
-      expect([two.crowd.threads, two.crowd.threadNote]).toEqual([2, '']);
+      if (two.crowd.threads === 2) shared++;
+      else expect(two.crowd.threadNote).toBe('workers starting');
       expect(one.crowd).toMatchObject({ threads: 1, threadNote: 'page not cross-origin isolated' });
       expect(two.crowd.pairs).toBe(one.crowd.pairs);
       expect(Array.from(two.crowd.counts)).toEqual(Array.from(one.crowd.counts));
@@ -84,7 +88,9 @@ describe('crowd mode with a team of worker_threads helpers', () => {
         worst = Math.max(worst, Math.abs(two.xs[i] - one.xs[i]));
       }
       expect(worst).toBeLessThan(1e-3);
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    expect(shared).toBe(5);
     two.requested.workers = false;
     two.applyRequested();
     two.beginFrame();
