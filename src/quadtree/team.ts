@@ -41,6 +41,7 @@ import {
   MAX_HELPERS,
   MESSAGE_KIND,
   NO_KERNEL,
+  NODES,
   PAIRS,
   RETIRED,
   SEQ,
@@ -321,6 +322,7 @@ export class SeparationTeam {
     v.numbers[1] = s;
     control[SLOTS] = slots;
     control[PAIRS] = pairs;
+    control[NODES] = t.nodeTop;
     for (let p = 1; p < parts; p++) {
       const k = rangeHelper[p];
       control[helperWord(k, FROM)] = cuts[p];

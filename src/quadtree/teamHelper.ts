@@ -17,6 +17,7 @@ import {
   FROM,
   helperWord,
   NO_KERNEL,
+  NODES,
   PAIRS,
   RETIRED,
   SEQ,
@@ -48,9 +49,14 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   Atomics.store(control, helperWord(index, STATE), ATTACHED);
   const claim = helperWord(index, CLAIM);
   const done = helperWord(index, DONE);
-  const count = views.sumCount[index];
+  const sumCount = views.sumCount[index];
   const sumX = views.sumX[index];
   const sumY = views.sumY[index];
+  // Views of the slots and nodes in use (made again only when their number changes).
+  let xy = views.xy.subarray(0, 0);
+  let ids = views.ids.subarray(0, 0);
+  let start = views.start.subarray(0, 0);
+  let count = views.count.subarray(0, 0);
   let seen = 0;
   for (;;) {
     const stop = Atomics.load(control, STOP);
@@ -70,25 +76,23 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
     const c = Atomics.load(control, claim);
     if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
     try {
-      const slots = control[SLOTS];
+      const slots = Math.min(control[SLOTS], views.capacity.slots);
+      const nodes = Math.min(control[NODES], views.capacity.nodes);
+      if (ids.length !== slots) {
+        xy = views.xy.subarray(0, 2 * slots);
+        ids = views.ids.subarray(0, slots);
+      }
+      if (start.length !== nodes) {
+        start = views.start.subarray(0, nodes);
+        count = views.count.subarray(0, nodes);
+      }
       const radius = views.numbers[0];
       const s = views.numbers[1];
-      const found = wasm.accumulateRange(
-        views.xy,
-        views.ids,
-        slots,
-        views.start,
-        views.count,
-        views.list,
-        from,
-        to,
-        radius,
-        s,
-      );
+      const found = wasm.accumulateRange(xy, ids, slots, start, count, views.list, from, to, radius, s);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;
       const sums = wasm.slotSums(slots);
-      count.set(sums.count);
+      sumCount.set(sums.count);
       sumX.set(sums.sumX);
       sumY.set(sums.sumY);
       control[helperWord(index, FOUND)] = found;

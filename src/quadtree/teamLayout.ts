@@ -6,7 +6,8 @@
  *              SEQ      publication count, a seqlock: odd while the caller writes the inputs, even once they
  *                       are complete; generation g is published as SEQ = 2g. Helpers Atomics.wait on it.
  *              STOP     0 run; RETIRED: this buffer is replaced (a new one follows by message); STOPPED
- *              SLOTS, PAIRS   the tree's pool.top and the list's pair count of the generation
+ *              SLOTS, PAIRS, NODES   the tree's pool.top, the list's pair count and the tree's nodeTop of the
+ *                       generation (a helper copies only the slots and nodes in use)
  *              capacities: XY_CAP (f64), IDS_CAP, NODES_CAP (i32), PAIRS_CAP (leaf pairs), SLOTS_CAP, HELPERS
  *              per helper k, at HELPER_BASE + k * HELPER_WORDS:
  *                FROM, TO   its range of the list, [FROM, TO) (empty: nothing for it this generation)
@@ -37,6 +38,7 @@ const NODES_CAP = 6;
 const PAIRS_CAP = 7;
 const SLOTS_CAP = 8;
 const HELPERS = 9;
+export const NODES = 10;
 const HELPER_BASE = 16;
 const HELPER_WORDS = 8;
 export const FROM = 0;
