@@ -44,6 +44,7 @@ import {
   NODES,
   PAIRS,
   RETIRED,
+  SEEN,
   SEQ,
   type SeparationHelperMessage,
   SLOTS,
@@ -75,6 +76,12 @@ export interface SeparationTeamOptions {
    * reading of the clock is a new number object, which a per-frame call should not make).
    */
   timing?: boolean;
+  /**
+   * Whether the caller waits by spinning on Atomics.load even where it may block in Atomics.wait (default
+   * false: it blocks where it may, so that a waiting caller leaves its core to the helpers; on a browser's
+   * main thread it always spins).
+   */
+  spin?: boolean;
 }
 
 /** Why the last call ran on the calling thread alone ('' when helpers took part). */
@@ -149,8 +156,13 @@ export class SeparationTeam {
   private views: TeamViews | null = null;
   /** Publications so far (generation g is published as SEQ = 2g). */
   private generation = 0;
-  /** 1 for a helper given up on. */
-  private readonly lost: Uint8Array;
+  /**
+   * Per helper: 0 in use; g > 0 given up on at generation g (late), used again once it picked up a later
+   * one; -1 given up on for good (it threw, or cannot run the kernel).
+   */
+  private readonly lost: Int32Array;
+  /** Whether this thread may block in Atomics.wait (not a browser's main thread); null: not known yet. */
+  private canBlock: boolean | null = null;
   private disposed = false;
   /** Per range (the caller's, then one per helper): where it starts in the list; and a helper's index. */
   private readonly cuts: Int32Array;
@@ -207,7 +219,8 @@ export class SeparationTeam {
     this.minPairs = minPairs;
     this.claimWaitMs = claimWait;
     this.timing = options.timing === true;
-    this.lost = new Uint8Array(helpers.length);
+    if (options.spin === true) this.canBlock = false;
+    this.lost = new Int32Array(helpers.length);
     this.cuts = new Int32Array(helpers.length + 2);
     this.rangeHelper = new Int32Array(helpers.length + 1);
     this.takenAt = new Int32Array(helpers.length);
@@ -246,8 +259,6 @@ export class SeparationTeam {
     const last = this.last;
     last.threads = 1;
     last.tookOver = 0;
-    last.lost = 0;
-    for (let k = 0; k < this.lost.length; k++) last.lost += this.lost[k];
     last.ready = 0;
     const wasm = separationWasm();
     let reason: OneThreadReason = '';
@@ -256,6 +267,7 @@ export class SeparationTeam {
     else if (wasm === null || separationKernel() !== 'wasm-simd') reason = 'JavaScript kernel';
     if (reason !== '' || wasm === null) {
       last.reason = reason;
+      last.lost = this.countLost();
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
     last.reason = '';
@@ -283,6 +295,7 @@ export class SeparationTeam {
     }
     const v = this.fit(pool.xy.length, pool.ids.length, t.nodeStart.length, pairs);
     const control = v.control;
+    if (this.canBlock === null) this.canBlock = blockingAllowed(control);
     // The helpers that can take a range now: attached to this buffer, able to run the kernel, not lost.
     const rangeHelper = this.rangeHelper;
     let parts = 1;
@@ -290,13 +303,14 @@ export class SeparationTeam {
       control[helperWord(k, FROM)] = 0;
       control[helperWord(k, TO)] = 0;
       const state = Atomics.load(control, helperWord(k, STATE));
-      if (state === NO_KERNEL && this.lost[k] === 0) {
-        this.lost[k] = 1;
-        last.lost++;
-      }
+      if (state === NO_KERNEL) this.lost[k] = -1;
+      // Given up on as late: back once it has picked up a later generation than the one it was late in.
+      const lostAt = this.lost[k];
+      if (lostAt > 0 && Atomics.load(control, helperWord(k, SEEN)) >> 1 > lostAt) this.lost[k] = 0;
       if (state === ATTACHED && this.lost[k] === 0) rangeHelper[parts++] = k;
     }
     last.ready = parts - 1;
+    last.lost = this.countLost();
     if (parts === 1) {
       last.reason = 'helpers not ready';
       return separationInto(t, radius, counts, sumX, sumY, end);
@@ -346,7 +360,7 @@ export class SeparationTeam {
       const k = rangeHelper[p];
       if (cuts[p] >= cuts[p + 1]) continue;
       const claim = helperWord(k, CLAIM);
-      if (this.claimWaitMs > 0) this.awaitClaim(control, claim, g);
+      if (this.claimWaitMs > 0) this.waitFor(control, claim, g, this.claimWaitMs);
       const c = Atomics.load(control, claim);
       if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
       // Not started: the caller does it (the helper will see the claim and leave it).
@@ -357,10 +371,8 @@ export class SeparationTeam {
       this.takenAt[k] = g;
       last.tookOver++;
     }
-    // Wait for the ranges the helpers claimed, at most patienceMs in all from here (the clock is read only
-    // while spinning).
+    // Wait for the ranges the helpers claimed, at most patienceMs each.
     const tWait = timing ? now() : 0;
-    let t0 = -1;
     const doneBy = this.doneBy;
     let helped = 0;
     for (let p = 1; p < parts; p++) {
@@ -368,23 +380,16 @@ export class SeparationTeam {
       // Every range is claimed by now: by its helper, or taken over above.
       if (cuts[p] >= cuts[p + 1] || this.takenAt[k] === g) continue;
       const done = helperWord(k, DONE);
-      let spins = 0;
-      let late = false;
-      while (Atomics.load(control, done) !== g) {
-        if ((++spins & SPIN_CHECK) !== 0) continue;
-        if (t0 < 0) t0 = now();
-        else if (now() - t0 > this.patienceMs) {
-          late = true;
-          break;
-        }
-      }
-      if (!late && Atomics.load(control, helperWord(k, FAILED)) !== g) {
+      const late = !this.waitFor(control, done, g, this.patienceMs);
+      const failed = Atomics.load(control, helperWord(k, FAILED)) === g;
+      if (!late && !failed) {
         found += control[helperWord(k, FOUND)];
         doneBy[helped++] = k;
         continue;
       }
-      // Given up on (late, or it threw): it may still write its region, which is never read again.
-      this.lost[k] = 1;
+      // Given up on (late, or it threw): it may still write its region, which is not read until it is used
+      // again (and then rewritten first).
+      this.lost[k] = failed ? -1 : g;
       last.lost++;
       if (!banked) toRegion(wasm.slotSums(slots), v, bank, false);
       banked = true;
@@ -407,15 +412,35 @@ export class SeparationTeam {
     return found;
   }
 
-  /** Spins until the claim word says g or claimWaitMs passed. */
-  private awaitClaim(control: Int32Array, claim: number, g: number): void {
+  /**
+   * Waits until control[word] is g, at most `ms` (about: the clock is read once per SPIN_CHECK + 1 spins,
+   * or per wake-up); returns whether it got there. Sleeps in Atomics.wait where this thread may block
+   * (the helpers notify), else spins on Atomics.load (a browser's main thread).
+   */
+  private waitFor(control: Int32Array, word: number, g: number, ms: number): boolean {
     let t0 = -1;
     let spins = 0;
-    while (Atomics.load(control, claim) !== g) {
+    for (;;) {
+      const value = Atomics.load(control, word);
+      if (value === g) return true;
+      if (this.canBlock === true) {
+        if (t0 < 0) t0 = now();
+        const left = ms - (now() - t0);
+        if (left <= 0) return false;
+        Atomics.wait(control, word, value, left);
+        continue;
+      }
       if ((++spins & SPIN_CHECK) !== 0) continue;
       if (t0 < 0) t0 = now();
-      else if (now() - t0 > this.claimWaitMs) return;
+      else if (now() - t0 > ms) return false;
     }
+  }
+
+  /** Helpers not in use now (given up on, for now or for good). */
+  private countLost(): number {
+    let n = 0;
+    for (let k = 0; k < this.lost.length; k++) if (this.lost[k] !== 0) n++;
+    return n;
   }
 
   /** Stops the helpers (each serveSeparation returns 'stopped'); later calls run on the caller alone. */
@@ -473,7 +498,8 @@ export class SeparationTeam {
     const next = new TeamViews(buffer);
     this.views = next;
     for (let k = 0; k < this.ports.length; k++) {
-      if (this.lost[k] === 0) this.ports[k].postMessage({ kind: MESSAGE_KIND, buffer, index: k });
+      // Also to helpers given up on as late: they may come back (one given up on for good never reads it).
+      this.ports[k].postMessage({ kind: MESSAGE_KIND, buffer, index: k });
     }
     return next;
   }
@@ -522,6 +548,19 @@ function addRegion(sums: SlotSums, v: TeamViews, r: number, add: boolean): void 
     sc[i] = c[i];
     sx[i] = x[i];
     sy[i] = y[i];
+  }
+}
+
+/**
+ * Whether this thread may block in Atomics.wait: a browser's main thread may not (it throws a TypeError
+ * before comparing, so the probe, whose value differs, never blocks).
+ */
+function blockingAllowed(control: Int32Array): boolean {
+  try {
+    Atomics.wait(control, SEQ, Atomics.load(control, SEQ) + 1, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -20,6 +20,7 @@ import {
   NODES,
   PAIRS,
   RETIRED,
+  SEEN,
   SEQ,
   SLOTS,
   STATE,
@@ -68,6 +69,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
       continue;
     }
     seen = seq;
+    Atomics.store(control, helperWord(index, SEEN), seq);
     const g = seq >> 1;
     const from = control[helperWord(index, FROM)];
     const to = Math.min(control[helperWord(index, TO)], control[PAIRS]);
@@ -75,6 +77,8 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
     // The caller may have taken the range over already (this thread was late); then it is not ours.
     const c = Atomics.load(control, claim);
     if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
+    // A caller that may block (not a browser's main thread) sleeps until then.
+    Atomics.notify(control, claim);
     try {
       const slots = Math.min(control[SLOTS], views.capacity.slots);
       const nodes = Math.min(control[NODES], views.capacity.nodes);
@@ -100,5 +104,6 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
       Atomics.store(control, helperWord(index, FAILED), g);
     }
     Atomics.store(control, done, g);
+    Atomics.notify(control, done);
   }
 }

@@ -17,6 +17,8 @@
  *                FAILED     the last generation the helper could not do (it threw)
  *                FOUND      item pairs of its range
  *                STATE      0 not attached yet, ATTACHED, NO_KERNEL (it cannot run the kernel)
+ *                SEEN       the last SEQ the helper picked up (a helper given up on is used again once
+ *                           it has picked up a later generation: it has finished the one it was late in)
  *   f64 x 2  radius, distance scale s
  *   xy       f64 x XY_CAP          the pool's x, y per slot (pool.xy)
  *   ids      i32 x IDS_CAP         pool.ids
@@ -48,6 +50,7 @@ export const DONE = 3;
 export const FAILED = 4;
 export const FOUND = 5;
 export const STATE = 6;
+export const SEEN = 7;
 
 /** STOP values. */
 export const RETIRED = 1;

@@ -9,6 +9,7 @@ import {
   MESSAGE_KIND,
   NO_KERNEL,
   RETIRED,
+  SEEN,
   SEQ,
   STATE,
   STOP,
@@ -134,7 +135,8 @@ describe('SeparationTeam with two worker_threads helpers', () => {
         port.postMessage(message);
       },
     }));
-    team = new SeparationTeam(ports, { claimWaitMs: 10_000, minPairs: 0 });
+    // Spinning, as a browser's main thread must (sim.threads.test.ts runs a team that blocks).
+    team = new SeparationTeam(ports, { claimWaitMs: 10_000, minPairs: 0, spin: true });
     const { xs, ys } = cloud('uniform', 2000, 1);
     const tree = treeOf(xs, ys);
     const c = new Int32Array(2000);
@@ -378,20 +380,29 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
     }
   });
 
-  it('a helper that claims and never finishes is given up on after patienceMs; one that fails at once too', () => {
-    const fake = fakeHelpers(3);
-    const team = new SeparationTeam(fake.ports, { minPairs: 0, patienceMs: 20 });
-    team.querySeparationInto(tree, 3, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
-    for (let k = 0; k < 3; k++) fake.set(k, STATE, ATTACHED);
-    const g = fake.next(0);
-    fake.set(0, CLAIM, g); // claimed, never done: late
-    fake.set(1, CLAIM, g); // claimed, done with a failure
-    fake.set(1, DONE, g);
-    fake.set(1, FAILED, g);
-    expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({ threads: 1, ready: 3, tookOver: 1, lost: 2 });
-    // Given up on for good: only helper 2 gets a range from now on.
-    expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 1, tookOver: 1, lost: 2 });
-  });
+  it.each([
+    ['blocking', false],
+    ['spinning', true],
+  ])(
+    'a helper that claims and never finishes is given up on after patienceMs (%s), until it catches up; one that fails, for good',
+    (_, spin) => {
+      const fake = fakeHelpers(3);
+      const team = new SeparationTeam(fake.ports, { minPairs: 0, patienceMs: 20, spin });
+      team.querySeparationInto(tree, 3, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
+      for (let k = 0; k < 3; k++) fake.set(k, STATE, ATTACHED);
+      const g = fake.next(0);
+      fake.set(0, CLAIM, g); // claimed, never done: late
+      fake.set(1, CLAIM, g); // claimed, done with a failure
+      fake.set(1, DONE, g);
+      fake.set(1, FAILED, g);
+      expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({ threads: 1, ready: 3, tookOver: 1, lost: 2 });
+      // Only helper 2 gets a range now: helper 1 failed (for good), helper 0 is late.
+      expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 1, tookOver: 1, lost: 2 });
+      // Helper 0 picks up a later generation (it finished the late one): it is used again.
+      fake.set(0, SEEN, 2 * (g + 1));
+      expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 2, tookOver: 2, lost: 1 });
+    },
+  );
 
   it('a helper that cannot run the kernel says so and is never given a range', () => {
     const fake = fakeHelpers(1);
