@@ -293,7 +293,9 @@ export class SeparationTeam {
       last.reason = 'few pairs';
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
-    const v = this.fit(pool.xy.length, pool.ids.length, t.nodeStart.length, pairs);
+    // The kernel's whole list region (a copy of it is one memcpy; pair by pair, ten times slower).
+    const list = wasm.pairList();
+    const v = this.fit(pool.xy.length, pool.ids.length, t.nodeStart.length, list.length >> 1);
     const control = v.control;
     if (this.canBlock === null) this.canBlock = blockingAllowed(control);
     // The helpers that can take a range now: attached to this buffer, able to run the kernel, not lost.
@@ -315,7 +317,6 @@ export class SeparationTeam {
       last.reason = 'helpers not ready';
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
-    const list = wasm.pairList();
     const cuts = this.cuts;
     this.cut(list, pairs, t.nodeCount, parts);
     if (cuts[1] === pairs) {
@@ -330,8 +331,7 @@ export class SeparationTeam {
     v.ids.set(pool.ids);
     v.start.set(t.nodeStart);
     v.count.set(t.nodeCount);
-    const shared = v.list;
-    for (let k = 0; k < 2 * pairs; k++) shared[k] = list[k];
+    v.list.set(list);
     v.numbers[0] = radius;
     v.numbers[1] = s;
     control[SLOTS] = slots;

@@ -293,8 +293,8 @@ export class SeparationWasm {
 
   /**
    * The kernel over the leaf pairs [from, to) into per-slot sums (read by {@link slotSums}; zeroed first),
-   * over copies of the arrays (each in whole). `list`: the pairs to read, at their own indices; null: the
-   * list of the last {@link walkPairs}, which must be of this tree. Returns the number of item pairs.
+   * over copies of the arrays (each in whole). `list`: the list to read (copied in whole, stride 2); null:
+   * the list of the last {@link walkPairs}, which must be of this tree. Returns the number of item pairs.
    */
   accumulateRange(
     xy: Float64Array,
@@ -309,11 +309,16 @@ export class SeparationWasm {
     s: number,
   ): number {
     const room = this.room;
-    this.fit(xy.length >> 1, start.length, list === null ? room.pairs : to - from, room.ids, room.stack);
+    this.fit(
+      xy.length >> 1,
+      start.length,
+      list === null ? room.pairs : list.length >> 1,
+      room.ids,
+      room.stack,
+    );
     if (list !== null) {
-      // Copied to the list region's start: the walked list, if any, is overwritten.
-      const own = this.pairList();
-      for (let k = 2 * from, q = 0; k < 2 * to; k++, q++) own[q] = list[k];
+      // The whole list in one copy (the walked list, if any, is overwritten).
+      this.pairList().set(list);
       this.listSerial = -1;
     }
     this.load(xy, ids, start, count);
@@ -323,7 +328,7 @@ export class SeparationWasm {
       at.ids,
       at.start,
       at.count,
-      at.sorted + (list === null ? from * 8 : 0),
+      at.sorted + from * 8,
       to - from,
       at.cnt,
       at.sx,
