@@ -10,12 +10,15 @@
  * other processes on a busy machine inflate less than wall time; it includes the GC's helper threads and,
  * in the rows with workers, the worker threads). The rows with workers split the crowd's join over
  * worker_threads helpers (a SeparationTeam, as the page does with Web Workers); threads is the median
- * number of threads whose work went into a frame's join.
+ * number of threads whose work went into a frame's join. main is the main thread's own CPU time per frame
+ * (the mean over the timed frames, from /proc, Linux only; the calling thread sleeps in Atomics.wait while
+ * it waits for a helper, so it does not count that): what a frame would take with a free core for each
+ * helper, whatever else the machine runs meanwhile.
  * crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
  * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
  */
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { separationKernel, setSeparationKernel } from 'point-quadtree';
 import { SeparationTeam } from 'point-quadtree/parallel';
@@ -33,6 +36,18 @@ const framesArg = process.argv.indexOf('--frames');
 const FRAMES = framesArg >= 0 ? Number(process.argv[framesArg + 1]) : 60;
 const maxItemsArg = process.argv.indexOf('--maxItems');
 const MAX_ITEMS = maxItemsArg >= 0 ? Number(process.argv[maxItemsArg + 1]) : DEFAULT_SETTINGS.maxItems;
+
+/** CPU time of this process's main thread so far, ms (Linux /proc; NaN elsewhere). */
+function mainThreadMs(): number {
+  const file = `/proc/self/task/${process.pid}/stat`;
+  if (!existsSync(file)) return Number.NaN;
+  const text = readFileSync(file, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+}
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+const CLOCK_TICKS = 100;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -81,8 +96,10 @@ async function frameRow(
   const pairs: number[] = [];
   const threads: number[] = [];
   const phases: number[][] = [[], [], [], []];
+  let main0 = 0;
   gc();
   for (let f = 0; f < WARMUP_FRAMES + FRAMES; f++) {
+    if (f === WARMUP_FRAMES) main0 = mainThreadMs();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     sim.beginFrame();
@@ -109,8 +126,9 @@ async function frameRow(
     }
     sink(sim.crowd.pairs);
   }
+  const main = (mainThreadMs() - main0) / FRAMES;
   return (
-    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(median(crowd))} ${fmt(median(find))} ` +
+    `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(main)} ${fmt(median(crowd))} ${fmt(median(find))} ` +
     `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}  ${String(median(threads)).padStart(7)}` +
     (team === null
       ? ''
@@ -145,7 +163,7 @@ const load = (): string =>
     .join(', ');
 console.log(`${cpus().length} cores; load average at the start ${load()} (1, 5, 15 min)`);
 console.log(
-  ' enemies    frame      cpu    crowd  (pairs) (separ.)   wander     tree     pairs  threads  kernel',
+  ' enemies    frame      cpu     main    crowd  (pairs) (separ.)   wander     tree     pairs  threads  kernel',
 );
 for (const kernel of ['auto', 'js'] as const) {
   setSeparationKernel(kernel);
