@@ -60,6 +60,12 @@ const CROWD = '?enemies=12000&seed=3&crowd=1&crowdRadius=1.5&moving=1&nodes=0';
 describe('crowd mode on worker threads', () => {
   it('the preview page is cross-origin isolated; the crowd runs on a worker too, pairs and colours equal brute force', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, CROWD);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    if (cores < 2) {
+      // A one-core runner: no workers, and the HUD says why (the rest of this test needs two cores).
+      expect((await threadsCheck(page)).state.crowd).toMatchObject({ threads: 1, threadNote: 'one core' });
+      return;
+    }
     // The worker attaches within a few frames; a frame where it was late runs on the main thread alone.
     await page.waitForFunction(() => window.quadtreeDemo!.state().crowd.threads >= 2, undefined, {
       polling: 50,
@@ -69,7 +75,6 @@ describe('crowd mode on worker threads', () => {
     for (let k = 0; k < 3; k++) {
       const c = await threadsCheck(page);
       expect(c.isolated).toBe(true);
-      expect(c.cores).toBeGreaterThan(1);
       expect(c.state.crowd.pairs).toBe(c.pairs);
       expect(c.pairs).toBeGreaterThan(1000);
       expect(c.wrongColour).toBe(0);
