@@ -133,7 +133,8 @@ async function frameRow(
     (team === null
       ? ''
       : `\n    the join's main thread, medians: walk + publish ${median(phases[0]).toFixed(2)}, own range ` +
-        `${median(phases[1]).toFixed(2)}, waiting ${median(phases[2]).toFixed(2)}, add + scatter ${median(phases[3]).toFixed(2)} ms`)
+        `${median(phases[1]).toFixed(2)}, waiting ${median(phases[2]).toFixed(2)}, add + scatter ${median(phases[3]).toFixed(2)} ms; ` +
+        `its share of the join at the end ${team.last.share.toFixed(2)} of a worker's`)
   );
 }
 

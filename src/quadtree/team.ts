@@ -14,13 +14,12 @@
 
 import { checkRadius, NAME } from './checks';
 import { distanceScale } from './distance';
-import { type SlotSums, separationWasm } from './kernels/wasm';
+import { separationWasm } from './kernels/wasm';
 import { idEnd } from './nodes';
 import { INTERNALS, type PointQuadtree } from './PointQuadtree';
 import {
   type CountArray,
   checkOut,
-  NODE,
   SPARSE,
   type SumArray,
   separationInto,
@@ -54,6 +53,7 @@ import {
   TeamViews,
   TO,
 } from './teamLayout';
+import { addRegion, blockingAllowed, cutByWork, now, toRegion, waitFor } from './teamParts';
 
 /** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
 export interface SeparationHelperPort {
@@ -112,20 +112,22 @@ export interface SeparationTeamFigures {
    * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
    * their sums and handing them to the outputs. Measured when the options ask for `timing`, else 0.
    */
+  /**
+   * The caller's share of the work against one helper's (1: equal), tuned call by call: the caller also
+   * publishes and adds up, so where it finished last it takes a little less next time, and more where it
+   * had to wait.
+   */
+  share: number;
   publishMs: number;
   ownMs: number;
   waitMs: number;
   mergeMs: number;
 }
 
-/**
- * A spinning caller reads the clock once per this many + 1 spins (some tens of microseconds): each reading
- * is a new number object on the heap.
- */
-const SPIN_CHECK = (1 << 14) - 1;
-
-const clock = (globalThis as { performance?: { now(): number } }).performance;
-const now = (): number => (clock === undefined ? Date.now() : clock.now());
+/** The caller's share moves by this factor per call, between these bounds (see SeparationTeamFigures). */
+const SHARE_STEP = 1.03;
+const MIN_SHARE = 0.25;
+const MAX_SHARE = 2;
 
 /**
  * Runs {@link PointQuadtree.querySeparationInto} with helper threads. The team never creates a thread: the
@@ -143,6 +145,7 @@ export class SeparationTeam {
     tookOver: 0,
     lost: 0,
     reason: 'no helpers',
+    share: 1,
     publishMs: 0,
     ownMs: 0,
     waitMs: 0,
@@ -318,7 +321,7 @@ export class SeparationTeam {
       return separationInto(t, radius, counts, sumX, sumY, end);
     }
     const cuts = this.cuts;
-    this.cut(list, pairs, t.nodeCount, parts);
+    cutByWork(list, pairs, t.nodeCount, parts, last.share, cuts);
     if (cuts[1] === pairs) {
       // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
       last.reason = 'few pairs';
@@ -360,7 +363,7 @@ export class SeparationTeam {
       const k = rangeHelper[p];
       if (cuts[p] >= cuts[p + 1]) continue;
       const claim = helperWord(k, CLAIM);
-      if (this.claimWaitMs > 0) this.waitFor(control, claim, g, this.claimWaitMs);
+      if (this.claimWaitMs > 0) waitFor(control, claim, g, this.claimWaitMs, this.canBlock === true);
       const c = Atomics.load(control, claim);
       if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
       // Not started: the caller does it (the helper will see the claim and leave it).
@@ -371,6 +374,16 @@ export class SeparationTeam {
       this.takenAt[k] = g;
       last.tookOver++;
     }
+    // Who finished first: the caller's share moves a little toward the balance (not after a takeover).
+    if (last.tookOver === 0) {
+      let waiting = false;
+      for (let p = 1; p < parts; p++) {
+        const k = rangeHelper[p];
+        if (cuts[p] < cuts[p + 1] && Atomics.load(control, helperWord(k, DONE)) !== g) waiting = true;
+      }
+      const share = last.share * (waiting ? SHARE_STEP : 1 / SHARE_STEP);
+      last.share = Math.min(MAX_SHARE, Math.max(MIN_SHARE, share));
+    }
     // Wait for the ranges the helpers claimed, at most patienceMs each.
     const tWait = timing ? now() : 0;
     const doneBy = this.doneBy;
@@ -380,7 +393,7 @@ export class SeparationTeam {
       // Every range is claimed by now: by its helper, or taken over above.
       if (cuts[p] >= cuts[p + 1] || this.takenAt[k] === g) continue;
       const done = helperWord(k, DONE);
-      const late = !this.waitFor(control, done, g, this.patienceMs);
+      const late = !waitFor(control, done, g, this.patienceMs, this.canBlock === true);
       const failed = Atomics.load(control, helperWord(k, FAILED)) === g;
       if (!late && !failed) {
         found += control[helperWord(k, FOUND)];
@@ -412,30 +425,6 @@ export class SeparationTeam {
     return found;
   }
 
-  /**
-   * Waits until control[word] is g, at most `ms` (about: the clock is read once per SPIN_CHECK + 1 spins,
-   * or per wake-up); returns whether it got there. Sleeps in Atomics.wait where this thread may block
-   * (the helpers notify), else spins on Atomics.load (a browser's main thread).
-   */
-  private waitFor(control: Int32Array, word: number, g: number, ms: number): boolean {
-    let t0 = -1;
-    let spins = 0;
-    for (;;) {
-      const value = Atomics.load(control, word);
-      if (value === g) return true;
-      if (this.canBlock === true) {
-        if (t0 < 0) t0 = now();
-        const left = ms - (now() - t0);
-        if (left <= 0) return false;
-        Atomics.wait(control, word, value, left);
-        continue;
-      }
-      if ((++spins & SPIN_CHECK) !== 0) continue;
-      if (t0 < 0) t0 = now();
-      else if (now() - t0 > ms) return false;
-    }
-  }
-
   /** Helpers not in use now (given up on, for now or for good). */
   private countLost(): number {
     let n = 0;
@@ -451,24 +440,6 @@ export class SeparationTeam {
     Atomics.store(v.control, STOP, STOPPED);
     Atomics.add(v.control, SEQ, 2);
     Atomics.notify(v.control, SEQ);
-  }
-
-  /**
-   * Cuts the first `pairs` leaf pairs into `parts` ranges of about equal work (items of a times items of
-   * b, half that for a leaf with itself): range p is [cuts[p], cuts[p + 1]).
-   */
-  private cut(list: Int32Array, pairs: number, nodeCount: Int32Array, parts: number): void {
-    let total = 0;
-    for (let k = 0; k < pairs; k++) total += work(list, k, nodeCount);
-    const cuts = this.cuts;
-    cuts[0] = 0;
-    let p = 1;
-    let sum = 0;
-    for (let k = 0; k < pairs && p < parts; k++) {
-      sum += work(list, k, nodeCount);
-      while (p < parts && sum >= (total * p) / parts) cuts[p++] = k + 1;
-    }
-    while (p <= parts) cuts[p++] = pairs;
   }
 
   /** The shared buffer, replaced by a larger one (and sent to the helpers) when the tree outgrew it. */
@@ -503,72 +474,4 @@ export class SeparationTeam {
     }
     return next;
   }
-}
-
-/** The kernel's per-slot sums into region r of the shared buffer: copied, or added to what it holds. */
-function toRegion(sums: SlotSums, v: TeamViews, r: number, add: boolean): void {
-  if (!add) {
-    v.sumCount[r].set(sums.count);
-    v.sumX[r].set(sums.sumX);
-    v.sumY[r].set(sums.sumY);
-    return;
-  }
-  const c = v.sumCount[r];
-  const x = v.sumX[r];
-  const y = v.sumY[r];
-  const sc = sums.count;
-  const sx = sums.sumX;
-  const sy = sums.sumY;
-  const n = sc.length;
-  for (let i = 0; i < n; i++) {
-    c[i] += sc[i];
-    x[i] += sx[i];
-    y[i] += sy[i];
-  }
-}
-
-/** Region r's per-slot sums into the kernel's: added, or copied over them. */
-function addRegion(sums: SlotSums, v: TeamViews, r: number, add: boolean): void {
-  const c = v.sumCount[r];
-  const x = v.sumX[r];
-  const y = v.sumY[r];
-  const sc = sums.count;
-  const sx = sums.sumX;
-  const sy = sums.sumY;
-  const n = sc.length;
-  if (add) {
-    for (let i = 0; i < n; i++) {
-      sc[i] += c[i];
-      sx[i] += x[i];
-      sy[i] += y[i];
-    }
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    sc[i] = c[i];
-    sx[i] = x[i];
-    sy[i] = y[i];
-  }
-}
-
-/**
- * Whether this thread may block in Atomics.wait: a browser's main thread may not (it throws a TypeError
- * before comparing, so the probe, whose value differs, never blocks).
- */
-function blockingAllowed(control: Int32Array): boolean {
-  try {
-    Atomics.wait(control, SEQ, Atomics.load(control, SEQ) + 1, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The work of leaf pair k: candidate item pairs (plus one, so that empty leaves cost something). */
-function work(list: Int32Array, k: number, nodeCount: Int32Array): number {
-  const a = list[2 * k] & NODE;
-  const marked = list[2 * k + 1];
-  const b = marked < 0 ? ~marked : marked;
-  const na = nodeCount[a];
-  return 1 + (a === b ? (na * (na - 1)) / 2 : na * nodeCount[b]);
 }

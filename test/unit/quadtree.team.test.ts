@@ -244,7 +244,11 @@ describe('SeparationTeam with two worker_threads helpers', () => {
         ys[id] = Math.min(100, Math.max(0, ys[id] + (rnd() - 0.5) * 3));
         tree.move(id, xs[id], ys[id]);
       }
-      expect(expectTeam(team, tree, xs, ys, 2, present).threads).toBe(3);
+      const last = expectTeam(team, tree, xs, ys, 2, present);
+      expect(last.threads).toBe(3);
+      // The caller's share of the work, tuned call by call, stays within its bounds.
+      expect(last.share).toBeGreaterThanOrEqual(0.25);
+      expect(last.share).toBeLessThanOrEqual(2);
     }
   });
 

@@ -1,0 +1,135 @@
+/*
+ * The pieces of a separation team's call (team.ts) that work on plain arrays: the cut of the leaf-pair list
+ * by work, moving per-slot sums between the kernel and the shared buffer, and waiting for a helper.
+ */
+
+import type { SlotSums } from './kernels/wasm';
+import { NODE } from './separation';
+import { SEQ, type TeamViews } from './teamLayout';
+
+/**
+ * A spinning caller reads the clock once per this many + 1 spins (some tens of microseconds): each reading
+ * is a new number object on the heap.
+ */
+const SPIN_CHECK = (1 << 14) - 1;
+
+const clock = (globalThis as { performance?: { now(): number } }).performance;
+export const now = (): number => (clock === undefined ? Date.now() : clock.now());
+
+/**
+ * Waits until control[word] is g, at most `ms` (about: the clock is read once per SPIN_CHECK + 1 spins,
+ * or per wake-up); returns whether it got there. Sleeps in Atomics.wait if `block` (the helpers notify),
+ * else spins on Atomics.load (a browser's main thread may not block).
+ */
+export function waitFor(control: Int32Array, word: number, g: number, ms: number, block: boolean): boolean {
+  let t0 = -1;
+  let spins = 0;
+  for (;;) {
+    const value = Atomics.load(control, word);
+    if (value === g) return true;
+    if (block) {
+      if (t0 < 0) t0 = now();
+      const left = ms - (now() - t0);
+      if (left <= 0) return false;
+      Atomics.wait(control, word, value, left);
+      continue;
+    }
+    if ((++spins & SPIN_CHECK) !== 0) continue;
+    if (t0 < 0) t0 = now();
+    else if (now() - t0 > ms) return false;
+  }
+}
+
+/**
+ * Whether this thread may block in Atomics.wait: a browser's main thread may not (it throws a TypeError
+ * before comparing, so the probe, whose value differs, never blocks).
+ */
+export function blockingAllowed(control: Int32Array): boolean {
+  try {
+    Atomics.wait(control, SEQ, Atomics.load(control, SEQ) + 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Cuts the first `pairs` leaf pairs into `parts` ranges by work (items of a times items of b, half that
+ * for a leaf with itself), the caller's (range 0) `share` times a helper's: range p is
+ * [cuts[p], cuts[p + 1]).
+ */
+export function cutByWork(
+  list: Int32Array,
+  pairs: number,
+  nodeCount: Int32Array,
+  parts: number,
+  share: number,
+  cuts: Int32Array,
+): void {
+  let total = 0;
+  for (let k = 0; k < pairs; k++) total += work(list, k, nodeCount);
+  cuts[0] = 0;
+  const unit = total / (share + parts - 1);
+  let p = 1;
+  let sum = 0;
+  for (let k = 0; k < pairs && p < parts; k++) {
+    sum += work(list, k, nodeCount);
+    while (p < parts && sum >= unit * (share + p - 1)) cuts[p++] = k + 1;
+  }
+  while (p <= parts) cuts[p++] = pairs;
+}
+
+/** The kernel's per-slot sums into region r of the shared buffer: copied, or added to what it holds. */
+export function toRegion(sums: SlotSums, v: TeamViews, r: number, add: boolean): void {
+  if (!add) {
+    v.sumCount[r].set(sums.count);
+    v.sumX[r].set(sums.sumX);
+    v.sumY[r].set(sums.sumY);
+    return;
+  }
+  const c = v.sumCount[r];
+  const x = v.sumX[r];
+  const y = v.sumY[r];
+  const sc = sums.count;
+  const sx = sums.sumX;
+  const sy = sums.sumY;
+  const n = sc.length;
+  for (let i = 0; i < n; i++) {
+    c[i] += sc[i];
+    x[i] += sx[i];
+    y[i] += sy[i];
+  }
+}
+
+/** Region r's per-slot sums into the kernel's: added, or copied over them. */
+export function addRegion(sums: SlotSums, v: TeamViews, r: number, add: boolean): void {
+  const c = v.sumCount[r];
+  const x = v.sumX[r];
+  const y = v.sumY[r];
+  const sc = sums.count;
+  const sx = sums.sumX;
+  const sy = sums.sumY;
+  const n = sc.length;
+  if (add) {
+    for (let i = 0; i < n; i++) {
+      sc[i] += c[i];
+      sx[i] += x[i];
+      sy[i] += y[i];
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    sc[i] = c[i];
+    sx[i] = x[i];
+    sy[i] = y[i];
+  }
+}
+
+/** The work of leaf pair k: candidate item pairs (plus one, so that empty leaves cost something). */
+function work(list: Int32Array, k: number, nodeCount: Int32Array): number {
+  const a = list[2 * k] & NODE;
+  const marked = list[2 * k + 1];
+  const b = marked < 0 ? ~marked : marked;
+  const na = nodeCount[a];
+  return 1 + (a === b ? (na * (na - 1)) / 2 : na * nodeCount[b]);
+}
