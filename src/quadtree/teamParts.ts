@@ -8,36 +8,38 @@ import { NODE } from './separation';
 import { SEQ, type TeamViews } from './teamLayout';
 
 /**
- * A spinning caller reads the clock once per this many + 1 spins (some tens of microseconds): each reading
+ * A spinning caller reads the clock once per this many + 1 spins (a tenth of a millisecond or so): each reading
  * is a new number object on the heap.
  */
-const SPIN_CHECK = (1 << 14) - 1;
+const SPIN_CHECK = (1 << 16) - 1;
 
 const clock = (globalThis as { performance?: { now(): number } }).performance;
 export const now = (): number => (clock === undefined ? Date.now() : clock.now());
 
 /**
- * Waits until control[word] is g, at most `ms` (about: the clock is read once per SPIN_CHECK + 1 spins,
- * or per wake-up); returns whether it got there. Sleeps in Atomics.wait if `block` (the helpers notify),
- * else spins on Atomics.load (a browser's main thread may not block).
+ * Waits until control[word] is g, at most about `ms`; returns whether it got there. If `block`, sleeps in
+ * Atomics.wait (the helpers notify when they store g; no clock is read, so nothing is allocated); else
+ * spins on Atomics.load (a browser's main thread may not block), reading the clock once per SPIN_CHECK + 1
+ * spins.
  */
 export function waitFor(control: Int32Array, word: number, g: number, ms: number, block: boolean): boolean {
+  if (block) {
+    // A wake-up without g (none is expected: the word only ever changes to g) waits again, a few times.
+    for (let tries = 0; tries < 4; tries++) {
+      const value = Atomics.load(control, word);
+      if (value === g) return true;
+      if (Atomics.wait(control, word, value, ms) === 'timed-out') break;
+    }
+    return Atomics.load(control, word) === g;
+  }
   let t0 = -1;
   let spins = 0;
-  for (;;) {
-    const value = Atomics.load(control, word);
-    if (value === g) return true;
-    if (block) {
-      if (t0 < 0) t0 = now();
-      const left = ms - (now() - t0);
-      if (left <= 0) return false;
-      Atomics.wait(control, word, value, left);
-      continue;
-    }
+  while (Atomics.load(control, word) !== g) {
     if ((++spins & SPIN_CHECK) !== 0) continue;
     if (t0 < 0) t0 = now();
     else if (now() - t0 > ms) return false;
   }
+  return true;
 }
 
 /**

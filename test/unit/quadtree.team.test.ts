@@ -2,28 +2,22 @@ import { PointQuadtree, type QuadtreeOptions, setSeparationKernel } from 'point-
 import {
   ATTACHED,
   CLAIM,
-  createBuffer,
   DONE,
   FAILED,
   helperWord,
   MESSAGE_KIND,
   NO_KERNEL,
-  RETIRED,
   SEEN,
   SEQ,
   STATE,
-  STOP,
-  STOPPED,
 } from 'point-quadtree/internal/teamLayout';
 import {
   type SeparationHelperMessage,
   type SeparationHelperPort,
   SeparationTeam,
-  serveSeparation,
 } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
-import { allocatedDuring } from '../../bench/workloads';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 import { bruteSeparation } from '../helpers/separationOracle';
 
@@ -260,31 +254,6 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     expect(last).toMatchObject({ threads: 1, reason: 'few pairs' });
   });
 
-  it('allocates no more per call than the one-thread call once its buffers have grown', () => {
-    const { xs, ys } = cloud('uniform', 4000, 43);
-    const tree = treeOf(xs, ys, { maxItems: 8 });
-    const c = new Int32Array(4000);
-    const s = new Float64Array(4000);
-    const calls = (count: number, call: () => number): number => {
-      let pairs = 0;
-      for (let k = 0; k < count; k++) pairs += call();
-      return pairs;
-    };
-    const parallel = () => team.querySeparationInto(tree, 1.5, c, s, s);
-    const alone = () => tree.querySeparationInto(1.5, c, s, s);
-    calls(100, parallel);
-    calls(100, alone);
-    expect(team.last).toMatchObject({ threads: 3, reason: '' });
-    // The least of three rounds (a round where the compiler left a one-off allocation does not count). The
-    // one-thread call boxes a few numbers per call; the team may add a few more, never an array or a view.
-    const least = (call: () => number) =>
-      Math.min(...[0, 1, 2].map(() => allocatedDuring(() => calls(200, call)).bytes / 200));
-    const one = least(alone);
-    const two = least(parallel);
-    expect(two, `team ${two} bytes per call, one thread ${one}`).toBeLessThan(one + 160);
-    expect(team.last).toMatchObject({ threads: 3, reason: '' });
-  });
-
   it('with the JavaScript kernel the caller works alone, and says why', () => {
     const { xs, ys } = cloud('clustered', 1000, 39);
     const tree = treeOf(xs, ys);
@@ -421,87 +390,5 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
       threads: 1,
       reason: 'no helpers',
     });
-  });
-});
-
-describe('SeparationTeam and serveSeparation: bad input', () => {
-  const { xs, ys } = cloud('uniform', 50, 42);
-  const tree = treeOf(xs, ys);
-  const port = { postMessage: () => {} };
-
-  it.each([
-    [
-      () => new SeparationTeam('x' as unknown as []),
-      TypeError,
-      'PointQuadtree: helpers must be an array of ports with postMessage, got string',
-    ],
-    [
-      () => new SeparationTeam([port, {} as SeparationHelperPort]),
-      TypeError,
-      'PointQuadtree: helpers[1] must have a postMessage method',
-    ],
-    [
-      () => new SeparationTeam(new Array(16).fill(port)),
-      RangeError,
-      'PointQuadtree: a team takes at most 15 helpers, got 16',
-    ],
-    [
-      () => new SeparationTeam([port], { patienceMs: -1 }),
-      RangeError,
-      'PointQuadtree: options.patienceMs must be a finite number >= 0, got -1',
-    ],
-    [
-      () => new SeparationTeam([port], { claimWaitMs: Number.NaN }),
-      RangeError,
-      'PointQuadtree: options.claimWaitMs must be a finite number >= 0, got NaN',
-    ],
-    [
-      () => new SeparationTeam([port], { minPairs: 1.5 }),
-      RangeError,
-      'PointQuadtree: options.minPairs must be an integer >= 0, got 1.5',
-    ],
-  ])('constructor %#: %s', (make, type, message) => {
-    expect(make).toThrow(type);
-    expect(make).toThrow(message);
-  });
-
-  it('querySeparationInto rejects a non-tree, a bad radius and short outputs before writing anything', () => {
-    const team = new SeparationTeam([port]);
-    const c = new Int32Array(50);
-    const s = new Float64Array(50);
-    expect(() => team.querySeparationInto({} as PointQuadtree, 1, c, s, s)).toThrow(
-      'PointQuadtree: tree must be a PointQuadtree, got object',
-    );
-    expect(() => team.querySeparationInto(tree, -1, c, s, s)).toThrow(
-      'PointQuadtree: radius must be a finite number >= 0, got -1',
-    );
-    expect(() => team.querySeparationInto(tree, 1, new Int32Array(49), s, s)).toThrow(
-      'PointQuadtree: counts (length 49) is too short for id 49; give it length >= 50',
-    );
-    expect(() => team.querySeparationInto(tree, 1, c, [] as unknown as Float64Array, s)).toThrow(TypeError);
-    expect([...c, ...s].every((v) => v === 0)).toBe(true);
-  });
-
-  it('serveSeparation rejects what is not a team message, naming it', () => {
-    expect(() => serveSeparation({})).toThrow(
-      "PointQuadtree: message must be a separation helper's message (kind 'point-quadtree/separation-helper'), got an object (Object)",
-    );
-    expect(() => serveSeparation({ kind: MESSAGE_KIND, buffer: new ArrayBuffer(4096), index: 0 })).toThrow(
-      'PointQuadtree: message.buffer must be a SharedArrayBuffer, got an object (ArrayBuffer)',
-    );
-    const buffer = createBuffer({ xy: 8, ids: 4, nodes: 4, pairs: 4, slots: 4, helpers: 2 });
-    expect(() => serveSeparation({ kind: MESSAGE_KIND, buffer, index: 2 })).toThrow(
-      'PointQuadtree: message.index must be an integer from 0 to 1, got 2',
-    );
-  });
-
-  it('serveSeparation returns at once on a replaced or stopped buffer', () => {
-    const buffer = createBuffer({ xy: 8, ids: 4, nodes: 4, pairs: 4, slots: 4, helpers: 1 });
-    const control = new Int32Array(buffer);
-    control[STOP] = RETIRED;
-    expect(serveSeparation({ kind: MESSAGE_KIND, buffer, index: 0 })).toBe('replaced');
-    expect(control[helperWord(0, STATE)]).toBe(ATTACHED);
-    control[STOP] = STOPPED;
-    expect(serveSeparation({ kind: MESSAGE_KIND, buffer, index: 0 })).toBe('stopped');
   });
 });

@@ -1,9 +1,12 @@
+import { PointQuadtree } from 'point-quadtree';
 import { SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
+import { allocatedDuring } from '../../bench/workloads';
 import { Crowd, ONE_THREAD } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
 import { defaultLevel } from '../../src/sim/level';
+import { mulberry32 } from '../../src/sim/random';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/sim/settings';
 import { Simulation } from '../../src/sim/simulation';
 import { MAX_CROWD_WORKERS, planThreads } from '../../src/sim/threads';
@@ -96,6 +99,36 @@ describe('crowd mode with a team of worker_threads helpers', () => {
     two.beginFrame();
     two.step(1 / 30, 0, 0);
     expect(two.crowd).toMatchObject({ threads: 1, threadNote: 'workers off' });
+  });
+
+  it('the team allocates no more per call than the one-thread call once its buffers have grown', async () => {
+    const rnd = mulberry32(43);
+    const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 8 });
+    for (let id = 0; id < 4000; id++) tree.insert(id, rnd() * 100, rnd() * 100);
+    const c = new Int32Array(4000);
+    const s = new Float64Array(4000);
+    const calls = (count: number, call: () => number): number => {
+      let pairs = 0;
+      for (let k = 0; k < count; k++) pairs += call();
+      return pairs;
+    };
+    const parallel = () => team.querySeparationInto(tree, 1.5, c, s, s);
+    const alone = () => tree.querySeparationInto(1.5, c, s, s);
+    await untilReady(() => team.last.ready, 1, parallel);
+    // Warm (the compiler's optimised code in place: unoptimised code boxes numbers).
+    calls(500, parallel);
+    calls(500, alone);
+    expect(team.last).toMatchObject({ threads: 2, reason: '' });
+    // This team blocks while it waits (a spinning one, as on a browser's main thread, reads the clock every
+    // 65,536 spins: a few number objects per millisecond waited). The least of five rounds (a round where
+    // the compiler left a one-off allocation does not count). The one-thread call boxes a few numbers per
+    // call; the team may add a few more, never an array or a view (a subarray per call fails this).
+    const least = (call: () => number) =>
+      Math.min(...[0, 1, 2, 3, 4].map(() => allocatedDuring(() => calls(200, call)).bytes / 200));
+    const one = least(alone);
+    const two = least(parallel);
+    expect(two, `team ${two} bytes per call, one thread ${one}`).toBeLessThan(one + 160);
+    expect(team.last).toMatchObject({ threads: 2, reason: '' });
   });
 
   it('brute force runs on one thread and says so', () => {
