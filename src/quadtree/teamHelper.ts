@@ -27,7 +27,6 @@ import {
   STOP,
   TO,
 } from './teamLayout';
-import { toRegion } from './teamParts';
 
 /**
  * Serves a separation team from a helper thread (a Web Worker, or a Node worker_threads Worker): call it
@@ -95,7 +94,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
       const found = wasm.accumulateRange(from, to, slots, radius, s);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;
-      toRegion(wasm.slotSums(slots), views, index, false);
+      views.sums[index].set(wasm.slotSums(slots));
       control[helperWord(index, FOUND)] = found;
     } catch {
       Atomics.store(control, helperWord(index, FAILED), g);

@@ -24,7 +24,8 @@
  *   ids      i32 x IDS_CAP         pool.ids
  *   start    i32 x NODES_CAP       nodeStart          count  i32 x NODES_CAP  nodeCount
  *   list     i32 x 2 PAIRS_CAP     the leaf pairs, sorted by first leaf (see separation.ts)
- *   per helper, then one for the caller: count, sumX, sumY   f64 x SLOTS_CAP each, the range's per-slot sums
+ *   per helper, then one for the caller: f64 x 4 SLOTS_CAP, the range's per-slot records as the kernel lays
+ *            them out (sum x, sum y, count, unused: kernels/wasm.ts), so that a helper's move in one copy
  * Every region starts on a 16-byte boundary.
  */
 
@@ -88,9 +89,9 @@ export interface Offsets {
   start: number;
   count: number;
   list: number;
-  /** Per-slot sums of region r (helpers 0..helpers-1, then the caller's): count, sumX, sumY. */
+  /** Per-slot records of region r (helpers 0..helpers-1, then the caller's): sum x, sum y, count, unused. */
   sums: number;
-  /** Bytes of one region's three arrays. */
+  /** Bytes of one region. */
   sumsBytes: number;
   bytes: number;
 }
@@ -110,7 +111,7 @@ export function offsetsOf(c: Capacity): Offsets {
   const start = take(c.nodes * 4);
   const count = take(c.nodes * 4);
   const list = take(c.pairs * 8);
-  const sumsBytes = align(c.slots * 8) * 3;
+  const sumsBytes = align(c.slots * 32);
   const sums = take(sumsBytes * (c.helpers + 1));
   return { f64, xy, ids, start, count, list, sums, sumsBytes, bytes: p };
 }
@@ -138,10 +139,8 @@ export class TeamViews {
   readonly start: Int32Array;
   readonly count: Int32Array;
   readonly list: Int32Array;
-  /** Per region (helpers, then the caller): per-slot count, sumX, sumY. */
-  readonly sumCount: Float64Array[] = [];
-  readonly sumX: Float64Array[] = [];
-  readonly sumY: Float64Array[] = [];
+  /** Per region (helpers, then the caller): per-slot records, f64 sum x, sum y, count, unused. */
+  readonly sums: Float64Array[] = [];
 
   constructor(readonly buffer: SharedArrayBuffer) {
     const control = new Int32Array(buffer, 0, CONTROL_WORDS);
@@ -162,12 +161,8 @@ export class TeamViews {
     this.start = new Int32Array(buffer, o.start, c.nodes);
     this.count = new Int32Array(buffer, o.count, c.nodes);
     this.list = new Int32Array(buffer, o.list, c.pairs * 2);
-    const each = align(c.slots * 8);
     for (let r = 0; r <= c.helpers; r++) {
-      const at = o.sums + r * o.sumsBytes;
-      this.sumCount.push(new Float64Array(buffer, at, c.slots));
-      this.sumX.push(new Float64Array(buffer, at + each, c.slots));
-      this.sumY.push(new Float64Array(buffer, at + 2 * each, c.slots));
+      this.sums.push(new Float64Array(buffer, o.sums + r * o.sumsBytes, 4 * c.slots));
     }
   }
 }
