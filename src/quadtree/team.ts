@@ -1,15 +1,17 @@
 /*
  * querySeparationInto over several threads: the calling thread walks the leaf pairs (the WebAssembly
- * kernel's walk), splits the list into ranges of about equal work, publishes the tree's arrays and the
- * list into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers (teamHelper.ts); each thread
- * accumulates its range into per-slot sums (the kernel zeroes them first, so ranges add up to the whole
- * list); the caller adds the regions' sums slot by slot and hands them to the per-id outputs.
+ * kernel's walk), cuts the list into ranges by work (its own share tuned call by call), publishes the tree's
+ * arrays and the list into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
+ * (teamHelper.ts); each thread accumulates its range into per-slot sums (the kernel zeroes them first, so
+ * ranges add up to the whole list); the caller adds the helpers' sums slot by slot to its own and hands them
+ * to the per-id outputs.
  *
  * The caller never blocks on a helper that has not started: after its own range it takes over, by
  * compareExchange on the range's claim word, every range no helper claimed (a helper still loading, busy or
  * descheduled), and waits only for ranges a helper claimed, at most `patienceMs`; past that the helper is
- * given up on for good and the caller does its range too. A browser's main thread may not Atomics.wait, so
- * the caller spins on Atomics.load while it waits (a range takes milliseconds).
+ * given up on until it has caught up, and the caller does its range too. Where it may, the caller sleeps in
+ * Atomics.wait while it waits; a browser's main thread may not, so there it spins on Atomics.load (a range
+ * takes milliseconds).
  */
 
 import { checkRadius, NAME } from './checks';
