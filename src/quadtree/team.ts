@@ -2,9 +2,9 @@
  * querySeparationInto over several threads: the calling thread walks the leaf pairs (the WebAssembly
  * kernel's walk), cuts the list into ranges by work (its own share tuned call by call), publishes the tree's
  * arrays and the list into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
- * (teamHelper.ts); each thread accumulates its range into per-slot sums (the kernel zeroes them first, so
- * ranges add up to the whole list); the caller adds the helpers' sums slot by slot to its own and hands them
- * to the per-id outputs.
+ * (teamHelper.ts); each thread copies the tree into its own kernel, prepares it and accumulates its range
+ * into per-slot records (the kernel zeroes them first, so ranges add up to the whole list); the caller adds
+ * the helpers' records slot by slot to its own and hands them to the per-id outputs by the walked leaves.
  *
  * The caller never blocks on a helper that has not started: after its own range it takes over, by
  * compareExchange on the range's claim word, every range no helper claimed (a helper still loading, busy or
