@@ -8,11 +8,26 @@ import { defaultClientConditions, defineConfig } from 'vite';
  */
 export const LIBRARY_SOURCE = 'point-quadtree-source';
 
+/**
+ * Cross-origin isolation: with these two headers on every response the page may use SharedArrayBuffer, which
+ * crowd mode's worker threads share the tree through (src/app/workers.ts). Everything the page loads is
+ * same-origin, so require-corp blocks nothing; a page served without them runs crowd mode on one thread
+ * and the HUD says so.
+ */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export default defineConfig({
   // Level presets and other static files live in assets/ and are served from the site root.
   publicDir: 'assets',
   base: './',
   resolve: { conditions: [LIBRARY_SOURCE, ...defaultClientConditions] },
+  server: { headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
+  // The crowd workers are module workers (src/app/workers.ts).
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -568,7 +568,7 @@ interface GcStat {
 }
 
 /** Bytes allocated while `work` runs (heap, counted across any gc, plus array buffers) and the gcs that ran. */
-function allocatedDuring(work: () => number): { bytes: number; gcs: number } {
+export function allocatedDuring(work: () => number): { bytes: number; gcs: number } {
   gc();
   gc();
   const profiler = new GCProfiler();

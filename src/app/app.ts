@@ -28,6 +28,7 @@ import { RectOutline } from '../view/rectOutline';
 import { createStage, type Stage } from '../view/stage';
 import { InsightView } from './insight';
 import type { DemoSource, DemoState, TreeNode } from './quadtreeDemo';
+import { startCrowdWorkers } from './workers';
 
 /** The top-down map's palette: the scene's colours, plus one per node kind and per plotted cost. */
 const INSIGHT_COLORS = {
@@ -91,6 +92,8 @@ export class App implements DemoSource {
   private stopped = false;
   private pendingRegenerate = false;
   private stopWatchingPixelRatio: (() => void) | null = null;
+  /** Ends crowd mode's worker threads (see workers.ts). */
+  private readonly stopWorkers: () => void;
   private readonly colorScratch = new Color();
 
   // Reused per frame (no allocation).
@@ -113,6 +116,7 @@ export class App implements DemoSource {
     const canvas = renderer.domElement;
 
     this.sim = new Simulation(options.level, options.settings, MAX_ENEMIES);
+    this.stopWorkers = startCrowdWorkers(this.sim.crowd, this.messages);
     this.enemies = new EnemyMesh(MAX_ENEMIES, this.palette.enemy);
     scene.add(this.enemies.mesh);
 
@@ -333,6 +337,8 @@ export class App implements DemoSource {
         radius: sim.settings.crowdRadius,
         pairs: sim.settings.crowdMode ? sim.crowd.pairs : 0,
         ms: sim.crowdMs(),
+        threads: sim.crowd.threads,
+        threadNote: sim.crowd.threadNote,
       },
       insight: this.insight.snapshot(this.sim),
       messages: [...this.messages.messages],
@@ -375,6 +381,7 @@ export class App implements DemoSource {
     this.stopped = true;
     const { renderer } = this.stage;
     renderer.setAnimationLoop(null);
+    this.stopWorkers();
     this.listeners.dispose();
     this.camera.dispose();
     this.timer.dispose();

@@ -30,9 +30,10 @@ export interface DemoState extends Settings {
   /**
    * Crowd mode: whether it is on (the `crowd` setting), its radius, the unordered pairs of enemies within
    * it among exactly the positions {@link QuadtreeDemo.enemyPositions} returns now, and this frame's crowd
-   * time, ms. `pairs` is 0 when off.
+   * time, ms. `pairs` is 0 when off. `threads`: the threads whose work found the last pairs (1: the main
+   * thread alone, then `threadNote` says why, e.g. 'page not cross-origin isolated'; '' when workers helped).
    */
-  crowd: { enabled: boolean; radius: number; pairs: number; ms: number };
+  crowd: { enabled: boolean; radius: number; pairs: number; ms: number; threads: number; threadNote: string };
   /**
    * The player's last circle query by node kind (see docs/scene.md): `map` whether the top-down map is shown,
    * the counts, the nodes of each kind the map drew last, the tree's node count and the circle (tree units).

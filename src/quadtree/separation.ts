@@ -301,7 +301,7 @@ function slotSums(sc: SeparationScratch, slots: number): void {
   sc.sumY.fill(0, 0, slots);
 }
 
-function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
+export function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
   const ok = counts
     ? value instanceof Int32Array ||
       value instanceof Uint32Array ||

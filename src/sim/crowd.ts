@@ -4,9 +4,14 @@
  * fused join `querySeparationInto`, or an O(n²) scan) without storing the pairs; which enemies have a
  * neighbour (they are drawn in the crowd colour).
  *
+ * The tree's join runs on this thread, or split over helper threads by a SeparationTeam (the library's
+ * `point-quadtree/parallel`) that the app hands over with {@link Crowd.setTeam} where the page allows
+ * threads (see threads.ts).
+ *
  * Nothing here allocates per frame: the counts, pushes and flags are sized once for every enemy.
  */
 import { type PointQuadtree, separationKernel } from 'point-quadtree';
+import type { OneThreadReason, SeparationTeam } from 'point-quadtree/parallel';
 import type { ChangeList } from './detection';
 import { clamp, type GroundRect } from './world';
 
@@ -27,6 +32,17 @@ export function pairsChecked(n: number): number {
   return (n * (n - 1)) / 2;
 }
 
+/** The HUD's words for why a team's call ran on one thread ('' when helpers took part). */
+export const ONE_THREAD: Readonly<Record<OneThreadReason, string>> = {
+  '': '',
+  'no helpers': 'no workers',
+  disposed: 'workers stopped',
+  'JavaScript kernel': 'JavaScript kernel',
+  'few pairs': 'too few pairs to share',
+  'helpers not ready': 'workers starting',
+  'helpers late': 'workers late',
+};
+
 export class Crowd {
   /** Pairs within the radius at the last {@link find} or {@link computePushes}. */
   pairs = 0;
@@ -43,6 +59,12 @@ export class Crowd {
   nsPerPair = DEFAULT_NS_PER_PAIR;
   /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
   kernel: string = separationKernel();
+  /** Threads whose work found the last pairs: 1 (this one) plus the team's helpers that took part. */
+  threads = 1;
+  /** Why the last pairs were found on one thread ('' when helpers took part): see {@link ONE_THREAD}. */
+  threadNote = 'no workers';
+  /** Time of the last {@link separate}, ms (0 when it did not run this frame). */
+  separateMs = 0;
   /** The radius the counts and pushes were last computed at (NaN before the first time). */
   radius = Number.NaN;
   /** Neighbours of each enemy within the radius (written by {@link computePushes}). */
@@ -61,6 +83,11 @@ export class Crowd {
   /** The O(n²) scan's sums (float64, like the tree's). */
   private readonly scanX: Float64Array;
   private readonly scanZ: Float64Array;
+  /** Helper threads for the tree's join, or null; and why there are none. */
+  private team: SeparationTeam | null = null;
+  private noTeam = 'no workers';
+  /** Whether the pushes are those of the current positions and enemies (see {@link separate}). */
+  private pushesFresh = false;
 
   constructor(capacity: number) {
     this.counts = new Int32Array(capacity);
@@ -69,6 +96,20 @@ export class Crowd {
     this.flags = new Uint8Array(capacity);
     this.scanX = new Float64Array(capacity);
     this.scanZ = new Float64Array(capacity);
+  }
+
+  /**
+   * The tree's join from now on: split over `team`'s helper threads, or, with null, on this thread alone
+   * because of `why` (shown on the HUD, e.g. 'page not cross-origin isolated').
+   */
+  setTeam(team: SeparationTeam | null, why: string): void {
+    this.team = team;
+    this.noTeam = why;
+  }
+
+  /** Forget the pushes: an enemy moved, appeared or left since they were computed. */
+  markStale(): void {
+    this.pushesFresh = false;
   }
 
   /** Whether enemy `id` had a neighbour within the radius at the last {@link find}. */
@@ -95,17 +136,46 @@ export class Crowd {
     radius: number,
     bruteForce: boolean,
     changes: ChangeList,
+    workers = true,
   ): number {
     const t0 = performance.now();
-    this.computePushes(tree, xs, zs, count, radius, bruteForce);
+    this.computePushes(tree, xs, zs, count, radius, bruteForce, workers);
     this.updateFlags(count, changes);
+    this.pushesFresh = true;
     this.ms = performance.now() - t0;
     return this.pairs;
   }
 
   /**
+   * Separation, before the wander: each of the first `count` enemies moves by its push times `step`, kept in
+   * `area`. The pushes are those the last {@link find} computed at the positions the last frame ended
+   * with; when anything moved, appeared or left since ({@link markStale}), or the radius changed, they are
+   * computed again here first. Timed into {@link separateMs}.
+   */
+  separate(
+    tree: PointQuadtree,
+    xs: Float32Array,
+    zs: Float32Array,
+    count: number,
+    radius: number,
+    bruteForce: boolean,
+    workers: boolean,
+    step: number,
+    area: GroundRect,
+  ): void {
+    const t0 = performance.now();
+    if (!this.pushesFresh || this.radius !== radius) {
+      this.computePushes(tree, xs, zs, count, radius, bruteForce, workers);
+    }
+    this.applyPushes(xs, zs, count, step, area);
+    this.pushesFresh = false;
+    this.separateMs = performance.now() - t0;
+  }
+
+  /**
    * What {@link find} computes, without touching the flags: the counts, the pushes and the pair count of
-   * the first `count` enemies at `radius`. The tree must hold exactly ids 0..count-1 at xs, zs.
+   * the first `count` enemies at `radius`. The tree must hold exactly ids 0..count-1 at xs, zs. `workers`:
+   * whether the team's helper threads may take part (the `workers` setting).
    */
   computePushes(
     tree: PointQuadtree,
@@ -114,6 +184,7 @@ export class Crowd {
     count: number,
     radius: number,
     bruteForce: boolean,
+    workers = true,
   ): number {
     const t0 = performance.now();
     const estimate = this.estimateBruteMs(count);
@@ -127,9 +198,20 @@ export class Crowd {
       this.bruteMeasured = true;
       // Learn this machine's cost per pair from scans long enough to time (timers are coarse in browsers).
       if (ms >= 2) this.nsPerPair = (ms * 1e6) / Math.max(1, pairsChecked(count));
+      this.threads = 1;
+      this.threadNote = 'brute force';
     } else {
       // Tree x, y are world x, z (world.ts): the tree's sums are the pushes along world x and z.
-      this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
+      const team = this.team;
+      if (team !== null && workers) {
+        this.pairs = team.querySeparationInto(tree, radius, this.counts, this.pushX, this.pushZ);
+        this.threads = team.last.threads;
+        this.threadNote = ONE_THREAD[team.last.reason];
+      } else {
+        this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
+        this.threads = 1;
+        this.threadNote = team === null ? this.noTeam : 'workers off';
+      }
       this.kernel = separationKernel();
       this.bruteMs = estimate;
       this.bruteMeasured = false;

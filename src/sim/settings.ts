@@ -227,6 +227,18 @@ export const SETTINGS = Object.freeze({
     folder: 'Enemies',
     effect: 'step',
   }),
+  /**
+   * Crowd mode's join split over worker threads where the page allows them (cross-origin isolated, more
+   * than one core); off: on the main thread alone, to compare.
+   */
+  workers: flagRow({
+    default: true,
+    url: 'workers',
+    level: null,
+    label: 'worker threads',
+    folder: 'Enemies',
+    effect: 'step',
+  }),
   distribution: choiceRow<Distribution>({
     default: 'uniform',
     options: DISTRIBUTIONS,

@@ -19,6 +19,7 @@ import type { Level } from './level';
 import { TURN_RATE, wanderStep } from './movement';
 import { deriveSeed, mulberry32, type Random } from './random';
 import { SETTING_KEYS, SETTINGS, type Settings, setSetting } from './settings';
+import { type TreeShape, TreeShapeCache } from './treeShape';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeXs, treeY, treeYs } from './world';
 
 /** Spread (standard deviation) of a click-added batch around the clicked point, world units. */
@@ -31,11 +32,7 @@ export interface IdRange {
   to: number;
 }
 
-export interface TreeShape {
-  nodes: number;
-  leaves: number;
-  depth: number;
-}
+export type { TreeShape } from './treeShape';
 
 export class Simulation {
   readonly capacity: number;
@@ -77,8 +74,6 @@ export class Simulation {
   treeUpdateMs = 0;
   /** Time spent this frame computing the enemies' random walk (not the tree), milliseconds. */
   wanderMs = 0;
-  /** Time spent this frame on crowd mode's separation push, milliseconds (0 when it did not run). */
-  separateMs = 0;
 
   readonly ground: GroundRect;
   readonly area: GroundRect;
@@ -89,16 +84,12 @@ export class Simulation {
   private dirty = true;
   private readonly timingOut: Int32Array;
   private readonly rectScratch: Bounds = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-  private shapeVersion = -1;
-  private shapeTree: PointQuadtree | null = null;
-  private readonly shape: TreeShape = { nodes: 0, leaves: 0, depth: 0 };
+  private readonly shapes = new TreeShapeCache();
   /** Recolour list: ids whose found / rectangle membership changed, until {@link drainChanges}. */
   private readonly changes: ChangeList;
   /** Ids in [movedFrom, movedTo) moved or appeared since the last {@link takeMovedRange}. */
   private movedFrom = 0;
   private movedTo = 0;
-  /** Whether the crowd's pushes are those of the current positions and enemies (see separate()). */
-  private pushesFresh = false;
   /** Whether the simulation rewrote {@link requested} itself since {@link takeRequestedRewritten}. */
   private requestedRewritten = false;
 
@@ -205,7 +196,7 @@ export class Simulation {
     } else {
       for (let i = old - 1; i >= n; i--) this.tree.remove(i);
       this.count = n;
-      this.pushesFresh = false; // the pushes of the enemies left still count those removed
+      this.crowd.markStale(); // the pushes of the enemies left still count those removed
       this.treeUpdateMs += performance.now() - t0;
     }
     this.setEnemySetting(n);
@@ -335,10 +326,14 @@ export class Simulation {
       this.playerZ = playerZ;
       this.dirty = true;
     }
-    const crowdOn = this.settings.crowdMode;
-    if (this.settings.moving && this.settings.speed > 0 && this.count > 0 && dt > 0) {
-      // Separation times itself (crowd time), so the wander's time starts after it.
-      if (crowdOn) this.separate(dt);
+    const s = this.settings;
+    const crowdOn = s.crowdMode;
+    const { tree, xs, zs, count, crowd } = this;
+    if (s.moving && s.speed > 0 && count > 0 && dt > 0) {
+      // Separation (Crowd.separate) times itself (crowd time), so the wander's time starts after it.
+      const push = s.speed * SEPARATION_GAIN * dt;
+      if (crowdOn)
+        crowd.separate(tree, xs, zs, count, s.crowdRadius, s.bruteForce, s.workers, push, this.area);
       const t0 = performance.now();
       this.wander(dt);
       const t1 = performance.now();
@@ -347,9 +342,10 @@ export class Simulation {
       this.treeUpdateMs += performance.now() - t1;
       this.dirty = true;
     }
-    // Pairs at the positions the frame ends with (what enemyPositions() returns until the next step).
-    if (crowdOn) this.findCrowd();
-    else if (this.crowd.pairs > 0 || this.crowd.ms > 0) this.crowd.clear(this.changes);
+    // Pairs at the positions the frame ends with (what enemyPositions() returns until the next step), and
+    // the pushes the next frame's separation applies.
+    if (crowdOn) crowd.find(this.tree, xs, zs, count, s.crowdRadius, s.bruteForce, this.changes, s.workers);
+    else if (crowd.pairs > 0 || crowd.ms > 0) crowd.clear(this.changes);
     if (!this.dirty) return false;
     this.dirty = false;
     this.detect();
@@ -357,45 +353,16 @@ export class Simulation {
     return true;
   }
 
-  /**
-   * Crowd mode: every enemy's neighbours within the crowd radius (counts, flags and the pushes the next
-   * frame's separation applies), by the tree or a (budgeted) O(n²) scan.
-   */
-  private findCrowd(): void {
-    const s = this.settings;
-    this.crowd.find(this.tree, this.xs, this.zs, this.count, s.crowdRadius, s.bruteForce, this.changes);
-    this.pushesFresh = true;
-  }
-
-  /**
-   * Separation, before the wander: each enemy is pushed away from its neighbours within the crowd radius,
-   * at up to {@link SEPARATION_GAIN} times the wandering speed, kept in the area. The pushes are those the
-   * last find computed at the positions the last frame ended with; when anything moved, appeared or left
-   * since, or the radius changed, they are computed again here first. Counted in the crowd's time.
-   */
-  private separate(dt: number): void {
-    const t0 = performance.now();
-    const crowd = this.crowd;
-    const n = this.count;
-    const s = this.settings;
-    if (!this.pushesFresh || crowd.radius !== s.crowdRadius) {
-      crowd.computePushes(this.tree, this.xs, this.zs, n, s.crowdRadius, s.bruteForce);
-    }
-    crowd.applyPushes(this.xs, this.zs, n, s.speed * SEPARATION_GAIN * dt, this.area);
-    this.pushesFresh = false;
-    this.separateMs = performance.now() - t0;
-  }
-
   /** Call at the start of a frame: resets the per-frame times. */
   beginFrame(): void {
     this.treeUpdateMs = 0;
     this.wanderMs = 0;
-    this.separateMs = 0;
+    this.crowd.separateMs = 0;
   }
 
   /** Crowd mode's time this frame: separation plus finding the pairs, ms. */
   crowdMs(): number {
-    return this.settings.crowdMode ? this.separateMs + this.crowd.ms : 0;
+    return this.settings.crowdMode ? this.crowd.separateMs + this.crowd.ms : 0;
   }
 
   /** The enemy count changed: in force and requested alike (the GUI shows it on its next refresh). */
@@ -500,7 +467,7 @@ export class Simulation {
   }
 
   private markMoved(from: number, to: number): void {
-    this.pushesFresh = false;
+    this.crowd.markStale();
     if (this.movedTo <= this.movedFrom) {
       this.movedFrom = from;
       this.movedTo = to;
@@ -512,15 +479,6 @@ export class Simulation {
 
   /** Node count, leaves and depth of the tree; recomputed only when the tree's structure changed. */
   treeShape(): TreeShape {
-    const tree = this.tree;
-    if (tree !== this.shapeTree || tree.version !== this.shapeVersion) {
-      const s = tree.stats();
-      this.shape.nodes = s.nodes;
-      this.shape.leaves = s.leaves;
-      this.shape.depth = s.depth;
-      this.shapeTree = tree;
-      this.shapeVersion = tree.version;
-    }
-    return this.shape;
+    return this.shapes.of(this.tree);
   }
 }

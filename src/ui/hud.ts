@@ -68,6 +68,9 @@ interface HudFrame {
   crowdBruteRefused: boolean;
   /** The tree's kernel that found them: 'wasm-simd' or 'js' (the JavaScript fallback). */
   crowdKernel: string;
+  /** Threads that found them (1: the main thread alone, because of `crowdThreadNote`). */
+  crowdThreads: number;
+  crowdThreadNote: string;
   /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
   bruteMs: number;
   bruteMeasured: boolean;
@@ -86,6 +89,7 @@ const ROWS = [
   ['rect', 'rectangle'],
   ['crowd', 'crowd pairs'],
   ['crowdTime', 'crowd time'],
+  ['threads', 'crowd threads'],
   ['crowdBrute', 'brute force pairs'],
   ['kinds', 'visited / pruned / covered'],
   ['mapTime', 'map + plot'],
@@ -96,6 +100,12 @@ type RowKey = (typeof ROWS)[number][0];
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "3 threads (main + 2 workers)", or "1 thread (page not cross-origin isolated)". */
+export function threadsText(threads: number, note: string): string {
+  if (threads > 1) return `${threads} threads (main + ${threads - 1} worker${threads > 2 ? 's' : ''})`;
+  return `1 thread (${note === '' ? 'main' : note})`;
+}
 
 export class Hud {
   readonly element: HTMLElement;
@@ -138,6 +148,8 @@ export class Hud {
     crowdBrute: false,
     crowdBruteRefused: false,
     crowdKernel: 'js',
+    crowdThreads: 1,
+    crowdThreadNote: '',
     bruteMs: 0,
     bruteMeasured: false,
   };
@@ -198,6 +210,8 @@ export class Hud {
     h.crowdBrute = crowd.brute;
     h.crowdBruteRefused = crowd.bruteRefused;
     h.crowdKernel = crowd.kernel;
+    h.crowdThreads = crowd.threads;
+    h.crowdThreadNote = crowd.threadNote;
     h.bruteMs = crowd.bruteMs;
     h.bruteMeasured = crowd.bruteMeasured;
     this.show(h);
@@ -243,6 +257,7 @@ export class Hud {
       const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
+      this.set('threads', threadsText(f.crowdThreads, f.crowdThreadNote));
       this.set(
         'crowdBrute',
         `${f.bruteMeasured ? '' : 'est. '}${twoDecimals.format(f.bruteMs)} ms/pass` +
@@ -251,6 +266,7 @@ export class Hud {
     } else {
       this.set('crowd', 'off');
       this.set('crowdTime', '–');
+      this.set('threads', '–');
       this.set('crowdBrute', '–');
     }
     const k = this.insight;

@@ -59,6 +59,7 @@ describe('the settings table', () => {
       ['speed', 'speed', 4],
       ['crowdMode', 'crowd', false],
       ['crowdRadius', 'crowdRadius', 1.5],
+      ['workers', 'workers', true],
       ['distribution', 'distribution', 'uniform'],
       ['seed', 'seed', 1],
     ];
@@ -117,6 +118,7 @@ describe('the settings table', () => {
       'showNodes',
       'showVisited',
       'map',
+      'workers',
     ]);
   });
 

@@ -129,6 +129,8 @@ export class SeparationWasm {
   private outCount: Output = new Float64Array(0);
   private outX: Output = new Float64Array(0);
   private outY: Output = new Float64Array(0);
+  private list = new Int32Array(0);
+  private sums = new Float64Array(0);
   private buffer: ArrayBuffer | null = null;
   /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
@@ -163,13 +165,59 @@ export class SeparationWasm {
     s: number,
     sparseSide: number,
     wideSide: number,
-    counts: Int32Array | Uint32Array | Float32Array | Float64Array,
+    counts: Output,
     sumX: Float32Array | Float64Array,
     sumY: Float32Array | Float64Array,
     end: number,
   ): number {
+    const xySlots = xy.length >> 1;
+    const pairs = this.walkPairs(
+      xySlots,
+      idSlot.length,
+      rect,
+      child,
+      nodes,
+      serial,
+      version,
+      radius,
+      s,
+      sparseSide,
+      wideSide,
+    );
+    this.load(xy, ids, start, count, null, slots, radius);
+    const found = this.accumulateRange(0, pairs, slots, radius, s);
+    this.scatterInto(end, counts, sumX, sumY);
+    return found;
+  }
+
+  /*
+   * Hooks for a caller that splits the accumulate over threads (team.ts, teamHelper.ts): walk once, load
+   * the tree (and prepare its rows once), then accumulate ranges of the list, each into the per-slot records
+   * (zeroed first: the records of ranges add up to the whole list's), and hand the records to the per-id
+   * outputs by the walked list's leaves.
+   */
+
+  /**
+   * Makes the leaf-pair list of a tree (the walk of {@link run}) unless the list in memory is already that
+   * of (`serial`, `version`, `radius`); returns its pair count. `xySlots` and `ids` size the other regions
+   * as {@link run} would (slots of pool.xy, length of idSlot), so that a later {@link load} of the same
+   * tree lays nothing out again. The list is read by {@link pairList}.
+   */
+  walkPairs(
+    xySlots: number,
+    ids: number,
+    rect: Float64Array,
+    child: Int32Array,
+    nodes: number,
+    serial: number,
+    version: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+  ): number {
     const guess = Math.max(this.room.pairs, 4 * nodes + 64);
-    this.fit(xy.length >> 1, start.length, guess, idSlot.length, Math.max(this.room.stack, 256));
+    this.fit(xySlots, child.length, guess, ids, Math.max(this.room.stack, 256));
     if (serial !== this.listSerial || version !== this.listVersion || radius !== this.listRadius) {
       for (;;) {
         const at = this.at;
@@ -203,38 +251,78 @@ export class SeparationWasm {
         }
         // Out of room (the fit lays everything out again, so the copies above are made again).
         this.fit(
-          xy.length >> 1,
-          start.length,
+          xySlots,
+          child.length,
           room.pairs * (n === -1 ? 2 : 1),
-          idSlot.length,
+          ids,
           room.stack * (n === -2 ? 2 : 1),
         );
       }
     }
-    const at = this.at;
-    if (this.xy.length !== xy.length) this.xy = new Float64Array(this.x.memory.buffer, at.xy, xy.length);
-    if (this.ids.length !== ids.length) this.ids = new Int32Array(this.x.memory.buffer, at.ids, ids.length);
-    if (this.start.length !== start.length) {
-      this.start = new Int32Array(this.x.memory.buffer, at.start, start.length);
-      this.count = new Int32Array(this.x.memory.buffer, at.count, start.length);
+    return this.listPairs;
+  }
+
+  /** The leaf pairs of the last {@link walkPairs} (stride 2; the first 2 x its count are valid), a view. */
+  pairList(): Int32Array {
+    const length = this.room.pairs * 2;
+    if (this.list.length !== length || this.list.buffer !== this.x.memory.buffer) {
+      this.list = new Int32Array(this.x.memory.buffer, this.at.sorted, length);
     }
-    // The outputs in the caller's element types, so that the copies out are plain copies.
+    return this.list;
+  }
+
+  /**
+   * Copies a tree's arrays into the module's memory (each in whole; views made again when a length
+   * changes) and prepares the rows of its first `slots` slots for `radius` (kernels/prepare.ts: once per
+   * tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy in
+   * whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null: keep
+   * the list of the last {@link walkPairs}, which must be of this tree.
+   */
+  load(
+    xy: Float64Array,
+    ids: Int32Array,
+    start: Int32Array,
+    count: Int32Array,
+    list: Int32Array | null,
+    slots: number,
+    radius: number,
+  ): void {
+    const room = this.room;
+    const pairs = list === null ? room.pairs : list.length >> 1;
+    this.fit(xy.length >> 1, start.length, pairs, room.ids, room.stack);
+    const at = this.at;
     const buffer = this.x.memory.buffer;
-    if (!sameView(this.outCount, counts, end)) this.outCount = viewLike(counts, buffer, at.oc, end);
-    if (!sameView(this.outX, sumX, end)) this.outX = viewLike(sumX, buffer, at.ox, end);
-    if (!sameView(this.outY, sumY, end)) this.outY = viewLike(sumY, buffer, at.oy, end);
+    if (list !== null) {
+      // The whole list in one copy (a memcpy; pair by pair, ten times slower).
+      this.pairList().set(list);
+      this.listSerial = -1;
+    }
+    if (this.xy.length !== xy.length) this.xy = new Float64Array(buffer, at.xy, xy.length);
+    if (this.ids.length !== ids.length) this.ids = new Int32Array(buffer, at.ids, ids.length);
+    if (this.start.length !== start.length) {
+      this.start = new Int32Array(buffer, at.start, start.length);
+      this.count = new Int32Array(buffer, at.count, start.length);
+    }
     this.xy.set(xy);
     this.ids.set(ids);
     this.start.set(start);
     this.count.set(count);
     this.x.prepare(at.xy, slots, radius, at.prep);
-    const found = this.x.accumulate(
+  }
+
+  /**
+   * The kernel over the leaf pairs [from, to) of the list in memory, on the tree of the last {@link load},
+   * into the per-slot records (zeroed first; read by {@link slotSums}). Returns the number of item pairs.
+   */
+  accumulateRange(from: number, to: number, slots: number, radius: number, s: number): number {
+    const at = this.at;
+    return this.x.accumulate(
       at.xy,
       at.ids,
       at.start,
       at.count,
-      at.sorted,
-      this.listPairs,
+      at.sorted + from * 8,
+      to - from,
       at.sums,
       slots,
       radius,
@@ -242,6 +330,37 @@ export class SeparationWasm {
       at.temp,
       at.prep,
     );
+  }
+
+  /**
+   * The per-slot records of the last {@link accumulateRange}, a view of the first `slots`: per slot f64 sum
+   * x, sum y, count and a fourth entry the kernel leaves unused (records added up whole stay exact there).
+   */
+  slotSums(slots: number): Float64Array {
+    const length = 4 * slots;
+    if (this.sums.length !== length || this.sums.buffer !== this.x.memory.buffer) {
+      this.sums = new Float64Array(this.x.memory.buffer, this.at.sums, length);
+    }
+    return this.sums;
+  }
+
+  /**
+   * Hands the per-slot records in memory (as the last accumulate left them, or as changed through
+   * {@link slotSums}) to the caller's per-id outputs, by the leaves of the list of the last
+   * {@link walkPairs} and the ids of the last {@link load}: every id below `end`, 0 for an absent one.
+   */
+  scatterInto(
+    end: number,
+    counts: Output,
+    sumX: Float32Array | Float64Array,
+    sumY: Float32Array | Float64Array,
+  ): void {
+    const at = this.at;
+    // The outputs in the caller's element types, so that the copies out are plain copies.
+    const buffer = this.x.memory.buffer;
+    if (!sameView(this.outCount, counts, end)) this.outCount = viewLike(counts, buffer, at.oc, end);
+    if (!sameView(this.outX, sumX, end)) this.outX = viewLike(sumX, buffer, at.ox, end);
+    if (!sameView(this.outY, sumY, end)) this.outY = viewLike(sumY, buffer, at.oy, end);
     const kinds = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
     this.x.scatterLeaves(
       at.sorted,
@@ -259,7 +378,6 @@ export class SeparationWasm {
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
-    return found;
   }
 
   /** Lays the regions out again (and grows the memory) when one of them lacks room. */
@@ -317,6 +435,8 @@ export class SeparationWasm {
     this.outCount = new Float64Array(0);
     this.outX = new Float64Array(0);
     this.outY = new Float64Array(0);
+    this.list = new Int32Array(0);
+    this.sums = new Float64Array(0);
     this.listSerial = -1;
   }
 
@@ -326,7 +446,7 @@ export class SeparationWasm {
   }
 }
 
-type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
+export type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
 
 /** scatterLeaves' element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
 function kindOf(a: Output): number {

@@ -1,0 +1,14 @@
+/**
+ * The fused separation join over several threads: {@link SeparationTeam} on the calling thread, and
+ * {@link serveSeparation} for each helper thread's script. A subpath of its own (`point-quadtree/parallel`)
+ * so that programs that use one thread do not load it.
+ */
+export {
+  type OneThreadReason,
+  type SeparationHelperPort,
+  SeparationTeam,
+  type SeparationTeamFigures,
+  type SeparationTeamOptions,
+} from './team';
+export { serveSeparation } from './teamHelper';
+export { isSeparationHelperMessage, MAX_HELPERS, type SeparationHelperMessage } from './teamLayout';

@@ -1,0 +1,105 @@
+/*
+ * A separation team's helper thread (the calling thread's side is team.ts; the shared buffer's layout is
+ * teamLayout.ts). The thread's script hands every message it receives to serveSeparation, which blocks the
+ * thread: it sleeps in Atomics.wait until the caller publishes a generation, claims its range of the leaf
+ * pairs, copies the inputs into its own WebAssembly kernel's memory, accumulates its range into per-slot
+ * sums, writes them to its region of the shared buffer and marks the generation done.
+ */
+
+import { separationWasm } from './kernels/wasm';
+import {
+  ATTACHED,
+  CLAIM,
+  checkHelperMessage,
+  DONE,
+  FAILED,
+  FOUND,
+  FROM,
+  helperWord,
+  NO_KERNEL,
+  NODES,
+  PAIRS,
+  RETIRED,
+  SEEN,
+  SEQ,
+  SLOTS,
+  STATE,
+  STOP,
+  TO,
+} from './teamLayout';
+
+/**
+ * Serves a separation team from a helper thread (a Web Worker, or a Node worker_threads Worker): call it
+ * with the message the team posted (see {@link SeparationTeam}); it returns only when the team is done with
+ * this buffer: 'replaced' when the team grew into a new buffer (its message follows: return to the event
+ * loop so that it arrives, then call this again with it), 'stopped' when the team was disposed. Blocks the
+ * thread meanwhile (Atomics.wait), so never call it on a browser's main thread. A thread whose engine cannot
+ * compile the WebAssembly kernel says so in the buffer and returns 'stopped' at once: the team then does
+ * its share itself.
+ * @throws TypeError / RangeError if `message` is not a team's message (a shared buffer and a helper index).
+ */
+export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
+  const views = checkHelperMessage(message);
+  const { index } = message as { index: number };
+  const control = views.control;
+  const wasm = separationWasm();
+  if (wasm === null) {
+    Atomics.store(control, helperWord(index, STATE), NO_KERNEL);
+    return 'stopped';
+  }
+  Atomics.store(control, helperWord(index, STATE), ATTACHED);
+  const claim = helperWord(index, CLAIM);
+  const done = helperWord(index, DONE);
+  // Views of the slots and nodes in use (made again only when their number changes).
+  let xy = views.xy.subarray(0, 0);
+  let ids = views.ids.subarray(0, 0);
+  let start = views.start.subarray(0, 0);
+  let count = views.count.subarray(0, 0);
+  let seen = 0;
+  for (;;) {
+    const stop = Atomics.load(control, STOP);
+    if (stop !== 0) return stop === RETIRED ? 'replaced' : 'stopped';
+    const seq = Atomics.load(control, SEQ);
+    if (seq === seen || (seq & 1) === 1) {
+      // Until the caller publishes the next generation (or stops: it bumps SEQ then, too).
+      Atomics.wait(control, SEQ, seq);
+      continue;
+    }
+    seen = seq;
+    Atomics.store(control, helperWord(index, SEEN), seq);
+    const g = seq >> 1;
+    const from = control[helperWord(index, FROM)];
+    const to = Math.min(control[helperWord(index, TO)], control[PAIRS]);
+    if (from >= to) continue;
+    // The caller may have taken the range over already (this thread was late); then it is not ours.
+    const c = Atomics.load(control, claim);
+    if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
+    // A caller that may block (not a browser's main thread) sleeps until then.
+    Atomics.notify(control, claim);
+    try {
+      const slots = Math.min(control[SLOTS], views.capacity.slots);
+      const nodes = Math.min(control[NODES], views.capacity.nodes);
+      if (ids.length !== slots) {
+        xy = views.xy.subarray(0, 2 * slots);
+        ids = views.ids.subarray(0, slots);
+      }
+      if (start.length !== nodes) {
+        start = views.start.subarray(0, nodes);
+        count = views.count.subarray(0, nodes);
+      }
+      const radius = views.numbers[0];
+      const s = views.numbers[1];
+      // Its own copy of the tree, its rows prepared (its own temp: this module instance is this thread's).
+      wasm.load(xy, ids, start, count, views.list, slots, radius);
+      const found = wasm.accumulateRange(from, to, slots, radius, s);
+      // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
+      if (Atomics.load(control, SEQ) !== seq) continue;
+      views.sums[index].set(wasm.slotSums(slots));
+      control[helperWord(index, FOUND)] = found;
+    } catch {
+      Atomics.store(control, helperWord(index, FAILED), g);
+    }
+    Atomics.store(control, done, g);
+    Atomics.notify(control, done);
+  }
+}
