@@ -13,6 +13,7 @@
  */
 import os from 'node:os';
 import type { Contender } from './contender';
+import { type AllocResult, runAlloc, runMemory } from './memory';
 import { describeOptions, hasTypedQuery, type OursConfig, oursFrom, oursInsert, oursTyped } from './ours';
 import { pairsTable, pairsTargets, runW6 } from './pairs';
 import { brute, d3, flatbush, kdbush, rbush } from './peers';
@@ -20,14 +21,11 @@ import { allocTable, sweepTable, targets, targetsText, workloadTable } from './r
 import { sinkChecksum } from './timing';
 import { Mismatch } from './verify';
 import {
-  type AllocResult,
   type Context,
   dropData,
   type Entry,
   type Plan,
   type Row,
-  runAlloc,
-  runMemory,
   runW1,
   runW2,
   runW3,

@@ -2,7 +2,8 @@
  * Printing: one table per workload with ratios to kdbush and to brute force from the same run, the maxItems
  * sweep, and the verdict on the speed and memory targets (TARGETS).
  */
-import type { AllocResult, Plan, Row, WorkloadId } from './workloads';
+import type { AllocResult } from './memory';
+import type { Plan, Row, WorkloadId } from './workloads';
 import { rowLabel } from './workloads';
 
 const TITLES: Record<WorkloadId, string> = {

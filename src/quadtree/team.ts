@@ -291,8 +291,8 @@ export class SeparationTeam {
       t.version,
       radius,
       s,
-      SPARSE * radius,
-      WIDE_SIDE * radius,
+      SPARSE,
+      WIDE_SIDE,
     );
     if (pairs < Math.max(1, this.minPairs)) {
       last.reason = 'few pairs';

@@ -1,8 +1,8 @@
 import { PointQuadtree } from 'point-quadtree';
 import { SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allocatedDuring } from '../../bench/memory';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
-import { allocatedDuring } from '../../bench/workloads';
 import { Crowd, ONE_THREAD } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
 import { defaultLevel } from '../../src/sim/level';

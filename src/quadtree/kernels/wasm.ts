@@ -147,7 +147,7 @@ export class SeparationWasm {
    * Runs the kernel over a tree's arrays (each copied in whole: lengths are the arrays' own) and writes the
    * per-id sums of ids below `end` into the caller's outputs. The leaf pairs are walked here, over copies
    * of `rect` (nodeLoose) and `child`, only when (`serial`, `version`, `radius`) differ from the list in
-   * memory. Returns the number of item pairs.
+   * memory (`sparse`, `wide`: see {@link walkPairs}). Returns the number of item pairs.
    */
   run(
     xy: Float64Array,
@@ -163,8 +163,8 @@ export class SeparationWasm {
     version: number,
     radius: number,
     s: number,
-    sparseSide: number,
-    wideSide: number,
+    sparse: number,
+    wide: number,
     counts: Output,
     sumX: Float32Array | Float64Array,
     sumY: Float32Array | Float64Array,
@@ -181,8 +181,8 @@ export class SeparationWasm {
       version,
       radius,
       s,
-      sparseSide,
-      wideSide,
+      sparse,
+      wide,
     );
     this.load(xy, ids, start, count, null, slots, radius);
     const found = this.accumulateRange(0, pairs, slots, radius, s);
@@ -201,7 +201,9 @@ export class SeparationWasm {
    * Makes the leaf-pair list of a tree (the walk of {@link run}) unless the list in memory is already that
    * of (`serial`, `version`, `radius`); returns its pair count. `xySlots` and `ids` size the other regions
    * as {@link run} would (slots of pool.xy, length of idSlot), so that a later {@link load} of the same
-   * tree lays nothing out again. The list is read by {@link pairList}.
+   * tree lays nothing out again. `sparse` and `wide` are the leaf sides, in radii, past which a pair of
+   * leaves is marked sparse or wide (SPARSE and WIDE_SIDE of separation.ts). The list is read by
+   * {@link pairList}.
    */
   walkPairs(
     xySlots: number,
@@ -213,8 +215,8 @@ export class SeparationWasm {
     version: number,
     radius: number,
     s: number,
-    sparseSide: number,
-    wideSide: number,
+    sparse: number,
+    wide: number,
   ): number {
     const guess = Math.max(this.room.pairs, 4 * nodes + 64);
     this.fit(xySlots, child.length, guess, ids, Math.max(this.room.stack, 256));
@@ -234,8 +236,10 @@ export class SeparationWasm {
           at.child,
           radius,
           s,
-          sparseSide,
-          wideSide,
+          // Multiplied here, where the products go straight into the module: passed between JavaScript
+          // functions, each would be a number allocated per call.
+          sparse * radius,
+          wide * radius,
           at.stack,
           room.stack,
           at.list,
@@ -384,6 +388,14 @@ export class SeparationWasm {
   private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
     const r = this.room;
     if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids && stack <= r.stack) return;
+    // Apart, so that the calls with room (every frame) allocate nothing: the closures below make V8
+    // allocate this function's context on entry, before any early return.
+    this.relayout(slots, nodes, pairs, ids, stack);
+  }
+
+  /** fit's work when a region lacks room: new sizes, offsets and views. */
+  private relayout(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
+    const r = this.room;
     const grow = (need: number, have: number): number =>
       need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
     this.room = {
