@@ -30,7 +30,7 @@ import { nearestInto } from './nearest';
 import { ensureIdCapacity, resetNodes } from './nodes';
 import { forEachPair, OUT_OF_ROOM, pairsInBuffers, pairsInto } from './pairs';
 import { appendResults, circleInto, rectInto, resultBuffer } from './query';
-import { growFor, isGrown, onRootEdge, shrinkRoot } from './root';
+import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './root';
 import { type CountArray, querySeparation, type SumArray } from './separation';
 import { TreeState } from './state';
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
@@ -261,8 +261,9 @@ export class PointQuadtree {
     const t = this.t;
     if (t.pool.compactDue) compactPool(t);
     const edge = onRootEdge(t, t.idSlot[id]);
+    const stray = outsideInitial(t, t.idSlot[id]);
     removeItem(t, id);
-    if (isGrown(t)) shrinkRoot(t, edge);
+    if (isGrown(t)) shrinkRoot(t, edge, stray);
     return true;
   }
 

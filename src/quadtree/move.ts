@@ -7,7 +7,7 @@
 import { holds } from './geometry';
 import { refile } from './insert';
 import { compactPool } from './leaves';
-import { growFor, isGrown, onRootEdge, shrinkRoot } from './root';
+import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './root';
 import type { TreeState } from './state';
 
 /** Moves present `id` to the finite point (p[0], p[1]): the whole rule of move, arguments checked. */
@@ -31,9 +31,10 @@ export function moveItem(t: TreeState, id: number, p: Float64Array): void {
 export function moveWithin(t: TreeState, slot: number, x: number, y: number, rootLeaf: boolean): void {
   const shrinkable = (rootLeaf || t.refitted) && isGrown(t);
   const edge = shrinkable && onRootEdge(t, slot);
+  const stray = shrinkable && outsideInitial(t, slot);
   t.pool.xy[slot << 1] = x;
   t.pool.xy[(slot << 1) + 1] = y;
-  if (shrinkable) shrinkRoot(t, edge);
+  if (shrinkable) shrinkRoot(t, edge, stray);
 }
 
 /** Moves present `id` to (p[0], p[1]), outside its leaf's loose rectangle. */
@@ -41,9 +42,10 @@ export function moveOut(t: TreeState, id: number, p: Float64Array): void {
   if (t.pool.compactDue) compactPool(t);
   const slot = t.idSlot[id];
   const edge = onRootEdge(t, slot);
+  const stray = outsideInitial(t, slot);
   // A refit (doubling would overflow) rebuilds with the item already at p: nothing left to do.
   if (growFor(t, p, slot)) return;
   refile(t, id, p);
   // The item may have been the last one in a far quadrant.
-  if (isGrown(t)) shrinkRoot(t, edge);
+  if (isGrown(t)) shrinkRoot(t, edge, stray);
 }

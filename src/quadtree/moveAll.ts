@@ -11,6 +11,7 @@ import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from './leaves';
 import { moveItem } from './move';
 import { idEnd } from './nodes';
 import { halfToward, holdsInitial, isGrown } from './root';
+import { doublingsFor, narrower, outerBox } from './rootFit';
 import { canSplit, collapse, splitDown } from './split';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
@@ -231,11 +232,15 @@ function refitAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, ma
  * constructor's bounds (promotion) or in the first half that halveToItems tries, so not while an item
  * stays outside both before and after its move. Only the items in the children that do not hold the
  * constructor bounds' centre are looked at (the few strays; missing one only makes the answer a needless
- * yes).
+ * yes). Or by a fit to the items (rootFit.ts): where the box every mix of old and new places reaches
+ * (outerBox) needs a narrower doubling than the root; one by one never fits to less than that box does.
  */
 function movesMayShrink(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>): boolean {
   const g = t.nodeChild[0];
   if (t.refitted || g < 0) return true;
+  const reach = t.moveAll.half;
+  outerBox(t, reach, xs, ys);
+  if (narrower(t, doublingsFor(t, reach))) return true;
   const nb = t.nodeBounds;
   const ib = t.initialBounds;
   const cx = midpoint(ib.minX, ib.maxX);

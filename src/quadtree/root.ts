@@ -8,6 +8,7 @@ import { rebuild } from './build';
 import { covers, doubleToward, extendBox, growToCover, midpoint } from './geometry';
 import { leavesBelow } from './leaves';
 import { allocGroup, freeGroup, initChildren, syncLoose } from './nodes';
+import { fitReach, fitToItems } from './rootFit';
 import { splitDown } from './split';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
@@ -35,6 +36,17 @@ export function onRootEdge(t: TreeState, slot: number): boolean {
   const x = t.pool.xy[slot << 1];
   const y = t.pool.xy[(slot << 1) + 1];
   return x === nb[0] || x === nb[2] || y === nb[1] || y === nb[3];
+}
+
+/**
+ * Whether the item in `slot` lies outside the constructor's bounds: only such an item, leaving, can let an
+ * inner root fit to a smaller doubling than halving finds (rootFit.ts).
+ */
+export function outsideInitial(t: TreeState, slot: number): boolean {
+  const ib = t.initialBounds;
+  const x = t.pool.xy[slot << 1];
+  const y = t.pool.xy[(slot << 1) + 1];
+  return !(x >= ib.minX && x <= ib.maxX && y >= ib.minY && y <= ib.maxY);
 }
 
 /** Whether node `k`'s rectangle contains the constructor's bounds (closed). */
@@ -162,9 +174,14 @@ function anyInRect(t: TreeState, minX: number, minY: number, maxX: number, maxY:
  * rebuilt under it (O(items), rare). A root leaf, or a root set by a refit (growth that doubling could
  * not reach) after an item on its edge left, is set to the smallest doubling of the constructor's bounds
  * that covers every item, when that is smaller, and a refitted root otherwise to the items' extent:
- * O(items) then, rare. The root never shrinks below the constructor's bounds.
+ * O(items) then, rare. Another inner root is halved toward the constructor's bounds while the items
+ * allow; after an item outside those bounds left (`stray`), and only if every item lies where a narrower
+ * doubling could reach (a walk that stops at the first item outside: soon, while a far item is out), it is
+ * set to the smallest doubling of them that covers every item when that is smaller still (rootFit.ts:
+ * halving cannot reach it while the items straddle the half it tries). Then it is rebuilt. The root never
+ * shrinks below the constructor's bounds.
  */
-export function shrinkRoot(t: TreeState, edge: boolean): void {
+export function shrinkRoot(t: TreeState, edge: boolean, stray: boolean): void {
   let changed = false;
   // A refitted root is the items' extent: it can shrink only when an item on its edge left.
   if (t.refitted) changed = edge && refitDown(t);
@@ -184,9 +201,15 @@ export function shrinkRoot(t: TreeState, edge: boolean): void {
   if (!t.refitted && isGrown(t)) {
     if (t.nodeChild[0] < 0) {
       if (refitDown(t)) changed = true;
-    } else if (halveToItems(t)) {
-      rebuild(t);
-      changed = true;
+    } else {
+      const halved = halveToItems(t);
+      const reach = t.root.half;
+      fitReach(t, reach);
+      const fitted = stray && allWithin(t, reach[0], reach[1], reach[2], reach[3]) && fitToItems(t);
+      if (fitted || halved) {
+        rebuild(t);
+        changed = true;
+      }
     }
   }
   if (changed) {
