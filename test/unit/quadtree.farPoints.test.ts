@@ -1,0 +1,379 @@
+import { type Bounds, checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sim/random';
+import { BruteForce, sorted } from '../helpers/oracle';
+import { bounds, fingerprint, populated } from '../helpers/trees';
+
+// Far points: the root grows to cover any finite extent, and shrinks back to the smallest doubling of the
+// constructor's bounds that holds the items once the far strays that grew it have left, also where
+// halving toward the bounds' centre cannot reach it.
+
+/**
+ * Brute force: the width and height of the smallest doubling of `b` (2^k times it, the bounds at a corner
+ * after any sequence of doublings: [minX - m w, maxX + (2^k - 1 - m) w] for some m in 0..2^k - 1, likewise y)
+ * that covers every point.
+ */
+function smallestDoubling(b: Bounds, points: Iterable<{ x: number; y: number }>): { w: number; h: number } {
+  let loX = b.minX;
+  let loY = b.minY;
+  let hiX = b.maxX;
+  let hiY = b.maxY;
+  for (const p of points) {
+    loX = Math.min(loX, p.x);
+    loY = Math.min(loY, p.y);
+    hiX = Math.max(hiX, p.x);
+    hiY = Math.max(hiY, p.y);
+  }
+  const w = b.maxX - b.minX;
+  const h = b.maxY - b.minY;
+  const fits = (span: number, a0: number, a1: number, size: number, lo: number, hi: number) => {
+    for (let m = 0; m < span; m++) if (a0 - m * size <= lo && a1 + (span - 1 - m) * size >= hi) return true;
+    return false;
+  };
+  for (let span = 1; ; span *= 2) {
+    if (fits(span, b.minX, b.maxX, w, loX, hiX) && fits(span, b.minY, b.maxY, h, loY, hiY)) {
+      return { w: span * w, h: span * h };
+    }
+  }
+}
+
+/** The root is a doubling of `bounds` holding every point, as small as any can be. */
+function expectSmallestRoot(tree: PointQuadtree, oracle: BruteForce, where: string): void {
+  const root = tree.bounds;
+  const want = smallestDoubling(bounds, oracle.points.values());
+  expect(
+    { w: root.maxX - root.minX, h: root.maxY - root.minY },
+    `${where}: root ${JSON.stringify(root)}`,
+  ).toEqual(want);
+  // A doubling: the constructor's bounds inside, whole widths away from its edges.
+  expect(root.minX <= bounds.minX && root.maxX >= bounds.maxX, where).toBe(true);
+  expect(root.minY <= bounds.minY && root.maxY >= bounds.maxY, where).toBe(true);
+  expect(Number.isInteger((bounds.minX - root.minX) / 100), where).toBe(true);
+  expect(Number.isInteger((bounds.minY - root.minY) / 100), where).toBe(true);
+  for (const [id, p] of oracle.points) {
+    expect(
+      p.x >= root.minX && p.x <= root.maxX && p.y >= root.minY && p.y <= root.maxY,
+      `${where}: id ${id}`,
+    ).toBe(true);
+  }
+}
+
+function expectAnswers(tree: PointQuadtree, oracle: BruteForce, rnd: () => number, where: string): void {
+  for (let q = 0; q < 6; q++) {
+    const x = rnd() * 500 - 200;
+    const y = rnd() * 500 - 200;
+    const r = q === 0 ? 0 : rnd() * 120;
+    expect(sorted(tree.queryCircle(x, y, r)), `${where}: circle (${x}, ${y}) r ${r}`).toEqual(
+      oracle.circle(x, y, r),
+    );
+  }
+  for (const [id, p] of oracle.points)
+    expect(tree.queryCircle(p.x, p.y, 0), `${where}: id ${id}`).toContain(id);
+}
+
+describe('a grown root shrinks to the smallest doubling that holds the items', () => {
+  it('bounds 0..100, an item at y = -50, a stray at 1e6 that comes back: the root is 200 x 200 again', () => {
+    for (const how of ['move', 'remove', 'moveAll'] as const) {
+      const tree = new PointQuadtree({ bounds });
+      const oracle = new BruteForce();
+      const xs = new Float64Array(200);
+      const ys = new Float64Array(200);
+      for (let i = 0; i < 200; i++) {
+        xs[i] = (i * 37) % 100;
+        ys[i] = (i * 53) % 100;
+        tree.insert(i, xs[i], ys[i]);
+      }
+      tree.move(0, 1e6, 1e6);
+      tree.move(1, 50, -50);
+      xs[1] = 50;
+      ys[1] = -50;
+      expect(tree.bounds.maxX - tree.bounds.minX, how).toBeGreaterThan(1e6);
+      if (how === 'move') tree.move(0, 10, 10);
+      else if (how === 'remove') tree.remove(0);
+      else {
+        xs[0] = 10;
+        ys[0] = 10;
+        tree.moveAll(xs, ys);
+      }
+      if (how !== 'remove') xs[0] = 10;
+      if (how !== 'remove') ys[0] = 10;
+      for (let i = how === 'remove' ? 1 : 0; i < 200; i++) oracle.insert(i, xs[i], ys[i]);
+      checkInvariants(tree);
+      // Halving toward the bounds' centre keeps y >= 0 and stops at once; the smallest doubling is one step.
+      expect(tree.bounds, how).toEqual({ minX: 0, minY: -100, maxX: 200, maxY: 100 });
+      expectAnswers(tree, oracle, mulberry32(5), how);
+    }
+  });
+
+  for (let seed = 1; seed <= 24; seed++) {
+    for (const looseness of [0, 1.5]) {
+      it(`seed ${seed}, looseness ${looseness}: items near the bounds stay, far strays leave by move, remove or moveAll`, () => {
+        const rnd = mulberry32(seed);
+        const n = 80;
+        const tree = new PointQuadtree({ bounds, maxItems: 2 + (seed % 5), looseness });
+        const oracle = new BruteForce();
+        const xs = new Float64Array(n);
+        const ys = new Float64Array(n);
+        const put = (i: number, x: number, y: number) => {
+          xs[i] = x;
+          ys[i] = y;
+          if (tree.has(i)) tree.move(i, x, y);
+          else tree.insert(i, x, y);
+          oracle.insert(i, x, y);
+        };
+        for (let i = 0; i < n; i++) put(i, rnd() * 100, rnd() * 100);
+        // Items just outside the bounds, on any side, up to three widths out (some on the grown root's lines).
+        const near = () => (rnd() < 0.2 ? Math.round(rnd() * 8 - 4) * 100 : rnd() * 700 - 300);
+        for (let i = 0; i < 10; i++) put(i, near(), rnd() < 0.5 ? near() : rnd() * 100);
+        // Far strays, one by one: the root doubles toward each.
+        const far = [10, 11, 12];
+        for (const i of far) {
+          const out = () => (rnd() < 0.5 ? -1 : 1) * 10 ** (3 + rnd() * 6);
+          put(i, out(), out());
+        }
+        checkInvariants(tree);
+        const how = seed % 3;
+        if (how === 0) {
+          for (const i of far) put(i, rnd() * 100, near());
+        } else if (how === 1) {
+          for (const i of far) {
+            tree.remove(i);
+            oracle.remove(i);
+          }
+        } else {
+          for (const i of far) {
+            xs[i] = near();
+            ys[i] = rnd() * 100;
+            oracle.insert(i, xs[i], ys[i]);
+          }
+          tree.moveAll(xs, ys);
+        }
+        const where = `seed ${seed}, ${['move', 'remove', 'moveAll'][how]}`;
+        checkInvariants(tree);
+        expectSmallestRoot(tree, oracle, where);
+        expectAnswers(tree, oracle, rnd, where);
+      });
+    }
+  }
+});
+
+describe('far points: the root covers any finite extent and shrinks back', () => {
+  it('insert(1, 1e308, 50) then insert(2, -1, 50) works (doubling would overflow: the root is refitted)', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    tree.insert(1, 1e308, 50);
+    tree.insert(2, -1, 50);
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(-2, 0, 1e308, 100))).toEqual([1, 2]);
+    expect(tree.queryCircle(-1, 50, 0)).toEqual([2]);
+    expect(tree.nearest(1e308, 50)).toEqual([1]);
+    for (let i = 3; i < 60; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    checkInvariants(tree);
+    // When the far point leaves, the root comes back to a doubling of the constructor's bounds.
+    tree.remove(1);
+    checkInvariants(tree);
+    expect(tree.bounds.maxX).toBeLessThan(1000);
+    expect(tree.bounds.minX).toBeGreaterThanOrEqual(-1000);
+    expect(sorted(tree.queryRect(-2, 0, 100, 100))).toHaveLength(58);
+  });
+
+  it('a root grown by doubling shrinks back to the constructor bounds when the stray is removed', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    const before = tree.stats();
+    tree.insert(100, 1e6, -3e5);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    checkInvariants(tree);
+    tree.remove(100);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(tree.stats()).toEqual(before);
+  });
+
+  /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
+  const nodes = (tree: PointQuadtree) => {
+    const out: string[] = [];
+    tree.visitNodes((n) => {
+      out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
+    });
+    return out;
+  };
+  const grid40 = (options: QuadtreeOptions) => {
+    const tree = new PointQuadtree(options);
+    for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    return tree;
+  };
+
+  it('a stray that walks out and back with move: the root doubles, then is the constructor bounds again', () => {
+    const tree = grid40({ bounds, maxItems: 2 });
+    const before = nodes(tree);
+    tree.move(5, 1e6, -3e5);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    tree.move(5, 900, 20); // still out: the root stays as big as it must
+    // Doubled east and north each time: 0..1600 x -1500..100 is the smallest of those doublings that
+    // holds x = 900.
+    expect(tree.bounds).toEqual({ minX: 0, minY: -1500, maxX: 1600, maxY: 100 });
+    checkInvariants(tree);
+    tree.move(5, (5 * 37) % 100, (5 * 53) % 100); // back home
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+  });
+
+  it('a stray that walks out and back with moveAll: the same, and the same tree as move per id', () => {
+    const tree = grid40({ bounds, maxItems: 2 });
+    const before = nodes(tree);
+    const xs = Array.from({ length: 40 }, (_, i) => (i * 37) % 100);
+    const ys = Array.from({ length: 40 }, (_, i) => (i * 53) % 100);
+    xs[5] = 1e6;
+    tree.moveAll(xs, ys);
+    expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
+    checkInvariants(tree);
+    xs[5] = (5 * 37) % 100;
+    tree.moveAll(xs, ys);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+  });
+
+  it('moveAll shrinks and grows in id order as move per id does (a stray back east, another out west)', () => {
+    // id 0 is out east (the root doubled to 0..200); moveAll brings it back and sends id 1 west. Moved one
+    // by one the root first shrinks to 0..100, then doubles west to -100..100, not to -200..200.
+    const options = { bounds, maxItems: 2 };
+    const all = new PointQuadtree(options);
+    const one = new PointQuadtree(options);
+    for (const t of [all, one]) {
+      t.insert(0, 150, 150);
+      for (let i = 1; i < 12; i++) t.insert(i, i * 8, 50);
+    }
+    const xs = [50, -50, ...Array.from({ length: 10 }, (_, i) => (i + 2) * 8)];
+    const ys = Array.from({ length: 12 }, (_, i) => (i === 0 ? 60 : 50));
+    all.moveAll(xs, ys);
+    for (let i = 0; i < 12; i++) one.move(i, xs[i], ys[i]);
+    checkInvariants(all);
+    expect(one.bounds).toEqual({ minX: -100, minY: 0, maxX: 100, maxY: 200 });
+    expect(all.bounds).toEqual(one.bounds);
+    expect(nodes(all)).toEqual(nodes(one));
+  });
+
+  it("points on the constructor bounds' far edges do not keep a grown root (they are re-filed)", () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    for (let i = 0; i < 20; i++) tree.insert(i, i % 2 === 0 ? 100 : i * 5, i % 3 === 0 ? 100 : i * 5);
+    const before = nodes(tree);
+    tree.move(3, 180, 170); // out: the root doubles east and south, the edge points go to new quadrants
+    expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 200, maxY: 200 });
+    checkInvariants(tree);
+    tree.move(3, 15, 100); // back where it was, on the south edge
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(nodes(tree)).toEqual(before);
+    expect(sorted(tree.queryRect(100, 0, 100, 100))).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+  });
+
+  it('with looseness the root shrinks back too, when the stray is re-filed inside', () => {
+    const tree = grid40({ bounds, maxItems: 2, looseness: 3 });
+    tree.move(7, -500, 40);
+    expect(tree.bounds.minX).toBeLessThanOrEqual(-500);
+    tree.move(7, 20, 40);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual(bounds);
+    expect(tree.queryCircle(20, 40, 0)).toContain(7);
+  });
+
+  it('a root leaf and a refitted root shrink when their stray moves back', () => {
+    const leaf = new PointQuadtree({ bounds });
+    leaf.insert(1, 10, 10);
+    leaf.insert(2, 5000, 20);
+    expect(leaf.bounds.maxX).toBeGreaterThanOrEqual(5000);
+    leaf.move(2, 30, 20);
+    checkInvariants(leaf);
+    expect(leaf.bounds).toEqual(bounds);
+    const refit = grid40({ bounds, maxItems: 2 });
+    refit.insert(100, 1e308, 50);
+    refit.insert(101, -1, 50); // doubling would overflow: the root is the items' extent
+    refit.move(100, 60, 50);
+    checkInvariants(refit);
+    expect(refit.bounds).toEqual({ minX: -100, minY: 0, maxX: 100, maxY: 200 });
+    refit.move(101, 1, 50);
+    expect(refit.bounds).toEqual(bounds);
+  });
+
+  it('the only far point moves from 1.7e308 to -1.7e308 (move and moveAll): the new extent is finite', () => {
+    for (const how of ['move', 'moveAll'] as const) {
+      const tree = grid40({ bounds, maxItems: 2 });
+      tree.insert(40, 1.7e308, 50);
+      if (how === 'move') {
+        tree.move(40, -1.7e308, 50);
+      } else {
+        const xs = Array.from({ length: 41 }, (_, i) => (i * 37) % 100);
+        const ys = Array.from({ length: 41 }, (_, i) => (i * 53) % 100);
+        xs[40] = -1.7e308;
+        ys[40] = 50;
+        tree.moveAll(xs, ys);
+      }
+      checkInvariants(tree);
+      expect(tree.bounds.minX, how).toBeLessThanOrEqual(-1.7e308);
+      expect(tree.queryRect(-Number.MAX_VALUE, 0, -1e308, 100), how).toEqual([40]);
+      expect(tree.queryRect(1e308, 0, Number.MAX_VALUE, 100), how).toEqual([]);
+      expect(sorted(tree.queryRect(0, 0, 100, 100)), how).toHaveLength(40);
+    }
+  });
+
+  it('moveAll reaches a finite extent that moving one by one could not (it refits to the new positions)', () => {
+    const start = () => {
+      const tree = grid40({ bounds, maxItems: 2 });
+      tree.insert(40, 1.7e308, 50);
+      return tree;
+    };
+    const xs = Array.from({ length: 41 }, (_, i) => (i * 37) % 100);
+    const ys = Array.from({ length: 41 }, (_, i) => (i * 53) % 100);
+    xs[0] = -1.7e308; // id 0 leaves west first, while id 40 is still far east: one by one, that throws
+    xs[40] = 60;
+    expect(() => start().move(0, -1.7e308, 0)).toThrow(/the points span x -1\.7e\+308 \.\. 1\.7e\+308/);
+    const tree = start();
+    tree.moveAll(xs, ys);
+    checkInvariants(tree);
+    expect(tree.queryRect(-Number.MAX_VALUE, -1, -1e308, 1)).toEqual([0]);
+    expect(tree.queryCircle(60, (40 * 53) % 100, 0)).toEqual([40]);
+    expect(tree.size).toBe(41);
+  });
+
+  it('from() with points whose doubling would overflow builds a root that covers them', () => {
+    const tree = PointQuadtree.from({ bounds }, [0, 1, 2], [1.7e308, -1, 50], [1, 2, 3]);
+    checkInvariants(tree);
+    expect(sorted(tree.queryRect(-1, 0, 1.7e308, 5))).toEqual([0, 1, 2]);
+  });
+
+  const far: [string, (t: PointQuadtree) => unknown][] = [
+    ['insert', (t) => t.insert(200, -1.7e308, 1)],
+    ['move', (t) => t.move(3, -1.7e308, 1)],
+    [
+      'moveAll',
+      (t) => {
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (let i = 0; i < 101; i++) {
+          xs.push(t.has(i) ? (i === 3 ? -1.7e308 : (i * 37) % 100) : 0);
+          ys.push((i * 53) % 100);
+        }
+        xs[100] = 1.7e308;
+        t.moveAll(xs, ys);
+      },
+    ],
+  ];
+  for (const [what, bad] of far) {
+    it(`${what} past a finite extent: RangeError naming the extent, tree unchanged`, () => {
+      const tree = populated();
+      tree.insert(100, 1.7e308, 1);
+      checkInvariants(tree);
+      const before = fingerprint(tree);
+      expect(() => bad(tree)).toThrow(/^PointQuadtree: .*the points span x -1\.7e\+308 \.\. 1\.7e\+308/);
+      checkInvariants(tree);
+      expect(fingerprint(tree)).toEqual(before);
+    });
+  }
+  it('from() past a finite extent: RangeError naming the extent', () => {
+    expect(() => PointQuadtree.from({ bounds }, [0, 1], [1.7e308, -1.7e308], [1, 2])).toThrow(
+      /the points span x -1\.7e\+308 \.\. 1\.7e\+308/,
+    );
+  });
+});
