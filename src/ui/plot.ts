@@ -10,7 +10,7 @@
 /** Seconds shown. */
 export const PLOT_SECONDS = 10;
 /** Seconds between two time ticks. */
-const TICK_SECONDS = 2;
+export const TICK_SECONDS = 2;
 const CAPACITY = 256;
 /** Log axis, ms: 0.1 µs to 1 s. */
 const LOG_MIN = -4;
@@ -22,7 +22,7 @@ const VALUE_LABELS: readonly [number, string][] = [
   [100, '100 ms'],
 ];
 /** Height of the time labels' strip under the plot, px. */
-const TIME_AXIS = 11;
+export const TIME_AXIS = 11;
 
 export const SERIES = ['query', 'scan', 'pairs', 'allPairs'] as const;
 export type Series = (typeof SERIES)[number];

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DemoState, TreeNode } from '../../src/app/quadtreeDemo';
+import { PLOT_SECONDS, TICK_SECONDS, TIME_AXIS } from '../../src/ui/plot';
 import { countKinds, kindsByRule, ruleNodes } from '../helpers/insightRule';
-import { clickCheckbox, getState, openScene, useBrowser, waitFrames } from './helpers';
+import { clickCheckbox, getState, holdKeys, openScene, useBrowser, waitFrames } from './helpers';
 
 const { browser, baseUrl } = useBrowser();
 
@@ -82,6 +83,31 @@ describe('the top-down map', () => {
     expect(errors).toEqual([]);
   });
 
+  it('the cost plot has a time axis: a tick every 2 s of the last 10, under the plotting area', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=500&seed=3');
+    await waitFrames(page, 10);
+    // Brightness along the row just under the axis line, in the ticks' strip where no series is drawn.
+    const row = await page.evaluate((strip) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('#map .plot-canvas')!;
+      const y = canvas.height - strip + 1;
+      const { data } = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1);
+      const out: number[] = [];
+      for (let p = 0; p < data.length; p += 4) out.push(data[p] + data[p + 1] + data[p + 2]);
+      return out;
+    }, TIME_AXIS);
+    const width = row.length;
+    const ticks: number[] = [];
+    for (let t = TICK_SECONDS; t < PLOT_SECONDS; t += TICK_SECONDS)
+      ticks.push(Math.round(width - (t / PLOT_SECONDS) * width));
+    expect(ticks).toHaveLength(4);
+    const background = row[Math.round(width * 0.55)];
+    for (const x of ticks) expect(row[x], `tick at column ${x}`).toBeGreaterThan(background + 10);
+    // Only there: every other column of the strip (away from the ticks' edges) is background.
+    const lit = row.map((v, x) => (v > background + 10 ? x : -1)).filter((x) => x >= 0);
+    expect(lit).toEqual([...ticks].sort((a, b) => a - b));
+    expect(errors).toEqual([]);
+  });
+
   it('a tiny radius: few nodes visited, nothing covered (no leaf fits in it), most of the tree untouched, by the rule', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?map=1&enemies=2000&seed=2&radius=0.5');
     const { state, nodes } = await read(page);
@@ -95,6 +121,21 @@ describe('the top-down map', () => {
     expect(state.insight.visited).toBeLessThanOrEqual(4 * (state.tree.depth + 1));
     expect(state.insight.covered).toBe(0);
     expect(rule.untouched).toBeGreaterThan(state.tree.nodes * 0.8);
+    // Walked off the split lines (W and D held), the counts still follow the rule at the new place.
+    await holdKeys(page, ['KeyW', 'KeyD'], 600, 10);
+    const moved = await read(page);
+    expect(moved.state.player.x).not.toBe(0);
+    expect(moved.state.player.z).not.toBe(0);
+    const there = byRule(moved.state, moved.nodes);
+    expect(moved.state.insight).toMatchObject({
+      visited: there.visited,
+      pruned: there.pruned,
+      covered: there.covered,
+    });
+    expect(moved.state.insight.visited).toBeGreaterThan(0);
+    expect(moved.state.insight.visited).toBeLessThanOrEqual(4 * (moved.state.tree.depth + 1));
+    expect(moved.state.insight.covered).toBe(0);
+    expect(there.untouched).toBeGreaterThan(moved.state.tree.nodes * 0.8);
     expect(errors).toEqual([]);
   });
 
