@@ -30,7 +30,7 @@ export function tempBytes(slots: i32): usize {
 
 // For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
 // biome-ignore format: one row per mask
-const COMPACT = memory.data<u8>([
+export const COMPACT = memory.data<u8>([
   128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
   0, 1, 2, 3, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
   4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,

@@ -26,10 +26,14 @@ export class SeparationWasm {
   private outY: Output = new Float64Array(0);
   private list: Int32Array = new Int32Array(0);
   private sums: Float64Array = new Float64Array(0);
+  private pairA: Int32Array | Uint32Array = new Int32Array(0);
+  private pairB: Int32Array | Uint32Array = new Int32Array(0);
+  private resume: Int32Array = new Int32Array(0);
   /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
   private listVersion = -1;
   private listRadius = 0;
+  private listWide = 0;
   private listPairs = 0;
 
   constructor(exports: Exports) {
@@ -115,7 +119,12 @@ export class SeparationWasm {
     const layout = this.layout;
     const guess = Math.max(layout.room.pairs, 4 * nodes + 64);
     this.fit(xySlots, child.length, guess, ids, Math.max(layout.room.stack, 256));
-    if (serial !== this.listSerial || version !== this.listVersion || radius !== this.listRadius) {
+    if (
+      serial !== this.listSerial ||
+      version !== this.listVersion ||
+      radius !== this.listRadius ||
+      wide !== this.listWide
+    ) {
       for (;;) {
         const at = layout.at;
         const buffer = this.x.memory.buffer;
@@ -141,6 +150,7 @@ export class SeparationWasm {
           this.listSerial = serial;
           this.listVersion = version;
           this.listRadius = radius;
+          this.listWide = wide;
           this.listPairs = n;
           break;
         }
@@ -262,6 +272,95 @@ export class SeparationWasm {
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
+  }
+
+  /**
+   * queryPairsInto's join in the kernel (kernels/pairs.ts): every unordered pair of items within `radius`
+   * (closed; differences times `s`) of a tree given as to {@link run} (`idSlots`: the length of idSlot),
+   * the same pairs as pairs.ts's PairJoin, into outA / outB. The leaf pairs are those of {@link walkPairs}
+   * (the list in memory is reused when it is this tree's at this radius). The join fills one chunk of the
+   * module's memory at a time, copied out whole where the outputs have room past it, else pair by pair.
+   * Returns the count, or -1 when the pairs do not fit in the shorter output (its contents unspecified).
+   */
+  pairs(
+    xy: Float64Array,
+    ids: Int32Array,
+    slots: number,
+    start: Int32Array,
+    count: Int32Array,
+    idSlots: number,
+    rect: Float64Array,
+    child: Int32Array,
+    nodes: number,
+    serial: number,
+    version: number,
+    radius: number,
+    s: number,
+    sparse: number,
+    wide: number,
+    outA: Int32Array | Uint32Array,
+    outB: Int32Array | Uint32Array,
+  ): number {
+    const listPairs = this.walkPairs(
+      xy.length >> 1,
+      idSlots,
+      rect,
+      child,
+      nodes,
+      serial,
+      version,
+      radius,
+      s,
+      sparse,
+      wide,
+    );
+    this.load(xy, ids, start, count, null, slots, radius);
+    const at = this.layout.at;
+    const chunk = this.layout.chunk;
+    const buffer = this.x.memory.buffer;
+    // Views in the outputs' element types, so that the copies out are plain copies.
+    const pairA = viewAt(this.pairA, outA, buffer, at.pairA, chunk);
+    const pairB = viewAt(this.pairB, outB, buffer, at.pairB, chunk);
+    const resume = viewAt(this.resume, this.resume, buffer, at.resume, 2);
+    this.pairA = pairA;
+    this.pairB = pairB;
+    this.resume = resume;
+    const cap = Math.min(outA.length, outB.length);
+    resume[0] = 0;
+    resume[1] = 0;
+    let found = 0;
+    do {
+      const n = this.x.joinPairs(
+        at.xy,
+        at.ids,
+        at.start,
+        at.count,
+        at.sorted,
+        listPairs,
+        slots,
+        radius,
+        s,
+        at.temp,
+        at.prep,
+        at.pairA,
+        at.pairB,
+        chunk,
+        at.resume,
+      );
+      if (found + n > cap) return -1;
+      if (found + chunk <= cap) {
+        // The whole chunk (entries past n are overwritten by the next chunk, or lie past the count).
+        outA.set(pairA, found);
+        outB.set(pairB, found);
+      } else {
+        for (let i = 0; i < n; i++) {
+          outA[found + i] = pairA[i];
+          outB[found + i] = pairB[i];
+        }
+      }
+      found += n;
+    } while (resume[0] < listPairs);
+    return found;
   }
 
   /** Lays the regions out again when one lacks room (the list in memory is then lost). */

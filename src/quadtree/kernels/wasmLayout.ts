@@ -11,6 +11,8 @@
  *   prep    every slot's f32 offsets for the rows: prepBytes(slots) bytes (kernels/prepare.ts)
  *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's
  *   sorted  the list grouped by first leaf (kernels/walk.ts); firstAt 2 i32 per node (the sort's scratch)
+ *   pairA, pairB   i32 ids, one chunk of the pair join's output each (chunk + 4 entries: kernels/pairs.ts)
+ *   resume  2 i32: where the pair join goes on from after a chunk
  * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
  * on an unchanged tree allocates nothing. The views of the regions are made again by {@link viewAt} only
  * when a region moved, its length changed or the memory grew.
@@ -45,9 +47,15 @@ export interface Regions {
   stack: number;
   sorted: number;
   firstAt: number;
+  pairA: number;
+  pairB: number;
+  resume: number;
 }
 
 const align = (n: number): number => (n + 15) & ~15;
+
+/** The pair join's chunk, in pairs, where the slots are fewer (see {@link Layout.chunk}). */
+const CHUNK = 32768;
 
 /** The regions' sizes and offsets in one kernel instance's memory. */
 export class Layout {
@@ -69,7 +77,12 @@ export class Layout {
     stack: 0,
     sorted: 0,
     firstAt: 0,
+    pairA: 0,
+    pairB: 0,
+    resume: 0,
   };
+  /** Pairs per chunk of the pair join: at least every slot plus 4, so that any item's candidates fit. */
+  chunk = 0;
   private readonly base: number;
 
   constructor(private readonly x: Exports) {
@@ -105,6 +118,7 @@ export class Layout {
     };
     const room = this.room;
     const pad = room.slots + 2;
+    this.chunk = Math.max(CHUNK, room.slots + 8);
     let p = this.base;
     const take = (bytes: number): number => {
       const here = p;
@@ -130,6 +144,9 @@ export class Layout {
       stack: take(room.stack * 4),
       sorted: take(room.pairs * 8),
       firstAt: take((room.nodes + 1) * 8),
+      pairA: take((this.chunk + 4) * 4),
+      pairB: take((this.chunk + 4) * 4),
+      resume: take(8),
     };
     const memory = this.x.memory;
     const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;

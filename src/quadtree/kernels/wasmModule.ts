@@ -70,6 +70,23 @@ export interface Exports {
     listCap: number,
   ): number;
   sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
+  joinPairs(
+    xy: number,
+    ids: number,
+    start: number,
+    count: number,
+    list: number,
+    pairs: number,
+    slots: number,
+    radius: number,
+    s: number,
+    temp: number,
+    prep: number,
+    outA: number,
+    outB: number,
+    limit: number,
+    resume: number,
+  ): number;
 }
 
 /** base64 to bytes, without Buffer (browsers) or a fetch. */
