@@ -8,6 +8,10 @@
  * of its children within reach is paired with the other. Each unordered pair of leaves is reached at most
  * once, so every pair of items is reported exactly once. "Within reach" uses the nodes' loose rectangles,
  * which hold every item of the subtree, so the answer is exact with looseness too.
+ *
+ * PairJoin is the JavaScript join: the reference, and the fallback. Where the WebAssembly kernel compiles,
+ * and unless setSeparationKernel('js') asks otherwise, pairsInto hands the join to it (kernels/pairs.ts
+ * over the fused call's leaf-pair walk, docs/crowd.md), which finds the same pairs.
  */
 
 import { NAME } from './checks';
