@@ -122,6 +122,9 @@ let sharedTyped = new Int32Array(0);
 let crowdCounts = new Int32Array(0);
 let crowdSumX = new Float32Array(0);
 let crowdSumY = new Float32Array(0);
+/** Pair outputs for queryPairsInto at CROWD_RADIUS (room for ~8 neighbours per point, as counted there). */
+let pairA = new Int32Array(0);
+let pairB = new Int32Array(0);
 /** The crowd frame's radius: about 8 neighbours per point at the check's density (uniform, 1000 x 1000). */
 const CROWD_RADIUS = 5;
 
@@ -173,6 +176,15 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
     moves: 'moveAll',
     run(tree) {
       return tree.querySeparationInto(CROWD_RADIUS, crowdCounts, crowdSumX, crowdSumY);
+    },
+  },
+  {
+    name: 'moveAll + queryPairsInto into reused Int32Arrays',
+    control: false,
+    scenePath: false,
+    moves: 'moveAll',
+    run(tree) {
+      return tree.queryPairsInto(CROWD_RADIUS, pairA, pairB);
     },
   },
   {
@@ -246,9 +258,11 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
   crowdCounts = new Int32Array(n);
   crowdSumX = new Float32Array(n);
   crowdSumY = new Float32Array(n);
+  pairA = new Int32Array(8 * n);
+  pairB = new Int32Array(8 * n);
   const results: AllocResult[] = [];
   for (const v of FRAME_QUERIES) {
-    if ((v.name.includes('queryCircleInto') || v.name.includes('querySeparationInto')) && !typed) continue;
+    if (/queryCircleInto|querySeparationInto|queryPairsInto/.test(v.name) && !typed) continue;
     ctx.progress(`alloc N=${n} ${v.name}`);
     const { xs, ys } = copyPoints(p);
     const tree = buildTree({ ...p, xs, ys }, cfg, 'from');

@@ -9,7 +9,7 @@
 // kernel's, and the square root and division run on about a third of the candidates.
 
 import { addPair } from './pair';
-import { prepCap, rowScale } from './prepare';
+import { buildRow } from './rowBuild';
 
 /**
  * The row's layout in `temp`, per entry, with `cap` = rowCap(slots) entries per array:
@@ -30,7 +30,7 @@ export function tempBytes(slots: i32): usize {
 
 // For each 4-bit mask of lanes that passed, the bytes that move those lanes' i32 to the front (swizzle).
 // biome-ignore format: one row per mask
-const COMPACT = memory.data<u8>([
+export const COMPACT = memory.data<u8>([
   128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
   0, 1, 2, 3, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
   4, 5, 6, 7, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128,
@@ -75,54 +75,16 @@ export function rowJoin(
   if (na === 0) return 0;
   const cap = rowCap(slots);
   // Loop constants (64 bytes), read from memory in the loops (TurboFan otherwise recomputes a division
-  // every step), then the reach of gatherRow.
+  // every step), then the reach of buildRow (rowBuild.ts).
   const kc = temp;
   const rx = temp + 80;
   const ry = rx + (cap << 2);
   const rs = ry + (cap << 2);
   const hits = rs + (cap << 2);
-  let m = 0;
-  let self = false;
-  let reach: f32 = prep !== 0 ? load<f32>(prep) : 0;
-  if (reach > 0) {
-    // Prepared (prepare.ts): every slot's f32 offsets from one origin, copied four at a time.
-    const gx = prep + 16;
-    const gy = gx + (prepCap(slots) << 2);
-    for (let q = k - 1; q < k2; q++) {
-      let sb = sa;
-      let eb = sa + na;
-      if (q >= k) {
-        const marked = load<i32>(list + ((<usize>q) << 3), 4);
-        const b = marked < 0 ? ~marked : marked;
-        if (b === a) {
-          self = true;
-          continue;
-        }
-        sb = load<i32>(start + ((<usize>b) << 2));
-        eb = sb + load<i32>(count + ((<usize>b) << 2));
-      }
-      // Up to three entries past this leaf's are written too: the next leaf's, or the pads, overwrite them.
-      for (let j = sb; j < eb; j += 4) {
-        const o = (<usize>(m + j - sb)) << 2;
-        v128.store(rx + o, v128.load(gx + ((<usize>j) << 2)));
-        v128.store(ry + o, v128.load(gy + ((<usize>j) << 2)));
-        v128.store(rs + o, i32x4.add(i32x4.splat(j), i32x4(0, 1, 2, 3)));
-      }
-      m += eb - sb;
-    }
-  } else {
-    m = gatherRow(xy, start, count, list, k, k2, a, sa, na, radius, rx, ry, rs);
-    self = m < 0;
-    if (self) m = ~m;
-    reach = load<f32>(rx - 16);
-  }
-  // Four pads: NaN fails every test. Their slot is the padding slot past the last, whose x, y are NaN
-  // (set by accumulate) and whose sums take only masked zeros.
-  for (let t = m; t < m + 4; t++) {
-    store<f32>(rx + ((<usize>t) << 2), NaN);
-    store<f32>(ry + ((<usize>t) << 2), NaN);
-    store<i32>(rs + ((<usize>t) << 2), slots);
-  }
+  let m = buildRow(xy, start, count, list, k, k2, a, sa, na, slots, radius, prep, rx, ry, rs);
+  const self = m < 0;
+  if (self) m = ~m;
+  const reach = load<f32>(rx - 16);
   const rsc = radius * s;
   const inverse = 1 / rsc;
   v128.store(kc, f32x4.splat(reach));
@@ -233,69 +195,4 @@ function pairOne(
   if (hit === 0) return 0;
   addPair(xy, ids, sums, i, j, s, inverse, radius);
   return 1;
-}
-
-/**
- * Not prepared: the row of leaf a and its partners (pairs k..k2-1), offsets from a's first item, into rx,
- * ry, rs; the first pass's reach into the f32 16 bytes before rx. Returns the row's length, as ~length when the
- * run holds (a, a).
- */
-function gatherRow(
-  xy: usize,
-  start: usize,
-  count: usize,
-  list: usize,
-  k: i32,
-  k2: i32,
-  a: i32,
-  sa: i32,
-  na: i32,
-  radius: f64,
-  rx: usize,
-  ry: usize,
-  rs: usize,
-): i32 {
-  const h = rowScale(radius);
-  const origin = v128.load(xy + ((<usize>sa) << 4));
-  const hv = f64x2.splat(h);
-  // a's items first, then each partner's: their offsets' largest magnitude bounds the f32 rounding.
-  let m = 0;
-  let big = f64x2.splat(0);
-  let self = false;
-  for (let q = k - 1; q < k2; q++) {
-    let sb = sa;
-    let eb = sa + na;
-    if (q >= k) {
-      const marked = load<i32>(list + ((<usize>q) << 3), 4);
-      const b = marked < 0 ? ~marked : marked;
-      if (b === a) {
-        self = true;
-        continue;
-      }
-      sb = load<i32>(start + ((<usize>b) << 2));
-      eb = sb + load<i32>(count + ((<usize>b) << 2));
-    }
-    for (let j = sb; j < eb; j++) {
-      const u = f64x2.mul(f64x2.sub(v128.load(xy + ((<usize>j) << 4)), origin), hv);
-      big = f64x2.pmax(big, f64x2.abs(u));
-      const f = f32x4.demote_f64x2_zero(u);
-      store<f32>(rx + ((<usize>m) << 2), f32x4.extract_lane(f, 0));
-      store<f32>(ry + ((<usize>m) << 2), f32x4.extract_lane(f, 1));
-      store<i32>(rs + ((<usize>m) << 2), j);
-      m++;
-    }
-  }
-  // With offsets within 256 (radius h is 1 to 2) the f32 distance is off by less than 2^-12 of the radius,
-  // so a square wider by 2^-10 keeps every pair within reach (docs/crowd.md has the bound). Offsets
-  // larger, or no scale: every candidate is listed (the rx, ry of 0 always pass).
-  let reach = <f32>(radius * h * (radius * h) * (1 + 1.0 / 1024));
-  if (!(h > 0 && Math.max(f64x2.extract_lane(big, 0), f64x2.extract_lane(big, 1)) <= 256)) {
-    reach = Infinity;
-    for (let t = 0; t < m; t++) {
-      store<f32>(rx + ((<usize>t) << 2), 0);
-      store<f32>(ry + ((<usize>t) << 2), 0);
-    }
-  }
-  store<f32>(rx - 16, reach);
-  return self ? ~m : m;
 }

@@ -9,6 +9,7 @@
 import { addPair, addSums } from './pair';
 import { rowJoin } from './row';
 
+export { joinPairs } from './pairs';
 export { prepare, prepBytes } from './prepare';
 export { tempBytes } from './row';
 export { sortByFirst, walk } from './walk';

@@ -344,8 +344,11 @@ export class PointQuadtree {
    * `dx * dx + dy * dy <= radius * radius`), each pair exactly once, and writes pair i as
    * `(outA[i], outB[i])` in no particular order (either id may come first). A self-join over the tree:
    * each leaf against itself and against the leaves within reach of it, each pair of leaves once, pruned by
-   * the nodes' rectangles (grown by `looseness`, so the answer is exact with loose leaves too). No
-   * allocation once the tree has answered one such query. Radius 0 pairs coincident points.
+   * the nodes' rectangles (grown by `looseness`, so the answer is exact with loose leaves too). Runs in the
+   * WebAssembly SIMD kernel where it compiles (a leaf and its partners in one row, an f32 pre-test that
+   * never drops a pair, then the exact rule in float64), else, or after `setSeparationKernel('js')`, in
+   * JavaScript: the same pairs either way, perhaps in another order. No allocation once the tree has
+   * answered one such query. Radius 0 pairs coincident points.
    * @param outA - ids, one per pair; entries past the returned count may be overwritten.
    * @param outB - the other id of each pair.
    * @returns the number of pairs.

@@ -8,12 +8,16 @@
  * of its children within reach is paired with the other. Each unordered pair of leaves is reached at most
  * once, so every pair of items is reported exactly once. "Within reach" uses the nodes' loose rectangles,
  * which hold every item of the subtree, so the answer is exact with looseness too.
+ *
+ * PairJoin is the JavaScript join: the reference, and the fallback. Where the WebAssembly kernel compiles,
+ * and unless setSeparationKernel('js') asks otherwise, pairsInto hands the join to it (kernels/pairs.ts
+ * over the fused call's leaf-pair walk, docs/crowd.md), which finds the same pairs.
  */
 
 import { NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
-import { SeparationScratch } from './separation';
+import { SeparationScratch, SPARSE, wasmKernel } from './separation';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
 
@@ -25,6 +29,15 @@ export function gap2(r: Float64Array, a: number, b: number, s: number): number {
   const dy = Math.max(0, r[pb + 1] - r[pa + 3], r[pa + 1] - r[pb + 3]) * s;
   return dx * dx + dy * dy;
 }
+
+/**
+ * Past this many radii (the longer side of either leaf) the WebAssembly join takes a pair of leaves as a
+ * row of its own and skips the items of one leaf out of reach of the other's items (kernels/pairs.ts);
+ * below it, a leaf's pairs are one row. 5, not the fused call's 3 (WIDE_SIDE): the pair join's exact pass
+ * is cheaper than the fused call's push math, so rows pay off up to wider leaves (clustered 10,000 at
+ * r = 10, whose leaves are 3.1 radii wide: 1.65 ms at 3, 1.40 ms at 5; the other W6 rows unchanged).
+ */
+export const PAIR_WIDE_SIDE = 5;
 
 /** What {@link PairJoin.run} returns when the pairs do not fit in the outputs. */
 export const OUT_OF_ROOM = -1;
@@ -242,6 +255,29 @@ export function pairsInto(
 ): number {
   if (t.size < 2) return 0;
   const pool = t.pool;
+  const wasm = wasmKernel();
+  if (wasm !== null) {
+    // The kernel walks the leaf pairs itself (the walk of the fused call, whose list it shares).
+    return wasm.pairs(
+      pool.xy,
+      pool.ids,
+      pool.top,
+      t.nodeStart,
+      t.nodeCount,
+      t.idSlot.length,
+      t.nodeLoose,
+      t.nodeChild,
+      t.nodeTop,
+      t.pairs.separation.serial,
+      t.version,
+      radius,
+      distanceScale(radius),
+      SPARSE,
+      PAIR_WIDE_SIDE,
+      outA,
+      outB,
+    );
+  }
   return t.pairs.join.run(
     t.nodeLoose,
     t.nodeChild,

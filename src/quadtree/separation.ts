@@ -20,7 +20,7 @@
 import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
-import { separationWasm } from './kernels/wasm';
+import { type SeparationWasm, separationWasm } from './kernels/wasm';
 import { idEnd } from './nodes';
 import { gap2, splitLarger } from './pairs';
 import { NodeStack } from './stack';
@@ -38,8 +38,10 @@ export type SeparationKernel = 'wasm-simd' | 'js';
 let wanted: 'auto' | 'js' = 'auto';
 
 /**
- * Chooses the kernel of every tree's querySeparationInto: 'auto' (the default: WebAssembly SIMD where this
- * engine compiles it, else JavaScript) or 'js' (the JavaScript reference, e.g. to compare the two).
+ * Chooses the kernel of every tree's pair joins, querySeparationInto and queryPairsInto (and so
+ * forEachPair): 'auto' (the default: WebAssembly SIMD where this engine compiles it, else JavaScript) or
+ * 'js' (the JavaScript reference, e.g. to compare the two). One switch for both: they share the module and
+ * its leaf-pair walk, and either kernel finds the same pairs.
  * @throws RangeError for anything else.
  */
 export function setSeparationKernel(kind: 'auto' | 'js'): void {
@@ -49,9 +51,17 @@ export function setSeparationKernel(kind: 'auto' | 'js'): void {
   wanted = kind;
 }
 
-/** The kernel querySeparationInto runs now: 'wasm-simd' when asked for and compiled here, else 'js'. */
+/**
+ * The kernel querySeparationInto and queryPairsInto run now: 'wasm-simd' when asked for and compiled here,
+ * else 'js'.
+ */
 export function separationKernel(): SeparationKernel {
   return wanted === 'auto' && separationWasm() !== null ? 'wasm-simd' : 'js';
+}
+
+/** The WebAssembly kernel where it is asked for and compiles here, else null (the JavaScript kernels run). */
+export function wasmKernel(): SeparationWasm | null {
+  return wanted === 'auto' ? separationWasm() : null;
 }
 
 let serials = 0;
@@ -357,7 +367,7 @@ export function separationInto(
   const sc = t.pairs.separation;
   const pool = t.pool;
   const slots = pool.top;
-  const wasm = wanted === 'auto' ? separationWasm() : null;
+  const wasm = wasmKernel();
   if (wasm !== null) {
     // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
     return wasm.run(

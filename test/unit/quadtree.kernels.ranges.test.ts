@@ -17,13 +17,13 @@ interface Exports {
 }
 interface Internals {
   x: Exports;
-  at: Record<'xy' | 'ids' | 'start' | 'count' | 'sorted' | 'sums' | 'temp' | 'prep', number>;
+  layout: { at: Record<'xy' | 'ids' | 'start' | 'count' | 'sorted' | 'sums' | 'temp' | 'prep', number> };
   listPairs: number;
 }
 
 /** The per-slot records (sum x, sum y, count, unused) of accumulate over pairs [from, to) of the list. */
 function rangeSums(k: Internals, from: number, to: number, slots: number, r: number, prepared: boolean) {
-  const at = k.at;
+  const at = k.layout.at;
   const found = k.x.accumulate(
     at.xy,
     at.ids,

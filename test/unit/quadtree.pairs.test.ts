@@ -1,5 +1,11 @@
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { describe, expect, it } from 'vitest';
+import {
+  checkInvariants,
+  PointQuadtree,
+  type QuadtreeOptions,
+  separationKernel,
+  setSeparationKernel,
+} from 'point-quadtree';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 
 /** Every unordered pair {a, b} (a < b) of distinct ids within r, closed: the O(n²) oracle. */
@@ -50,44 +56,6 @@ function expectPairs(tree: PointQuadtree, points: Map<number, [number, number]>,
 
 const BOUNDS = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 
-describe('queryPairsInto / forEachPair: fixtures', () => {
-  it('finds each pair within the radius once, closed at exactly the radius', () => {
-    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 1, minSize: 0.5 });
-    tree.insert(0, 10, 10);
-    tree.insert(1, 11, 10); // 1 from id 0
-    tree.insert(2, 13, 10); // 2 from id 1
-    tree.insert(3, 11, 11); // 1 from id 1, sqrt(2) from id 0
-    expect(treePairs(tree, 1)).toEqual(['0-1', '1-3']);
-    expect(treePairs(tree, 1.5)).toEqual(['0-1', '0-3', '1-3']);
-    expect(callbackPairs(tree, 2)).toEqual(['0-1', '0-3', '1-2', '1-3']);
-  });
-
-  it('answers 0 for an empty tree and a tree of one item; radius 0 pairs only coincident points', () => {
-    const tree = new PointQuadtree({ bounds: BOUNDS });
-    const outA = new Int32Array(4);
-    const outB = new Int32Array(4);
-    expect(tree.queryPairsInto(10, outA, outB)).toBe(0);
-    tree.insert(0, 5, 5);
-    expect(tree.queryPairsInto(1000, outA, outB)).toBe(0);
-    tree.insert(1, 5, 5);
-    tree.insert(2, 5, 5 + 1e-9);
-    expect(treePairs(tree, 0)).toEqual(['0-1']);
-  });
-
-  it('finds every pair when the radius is larger than the world (id 0 included)', () => {
-    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
-    const points = new Map<number, [number, number]>();
-    const rnd = mulberry32(3);
-    for (let id = 0; id < 60; id++) {
-      const p: [number, number] = [rnd() * 100, rnd() * 100];
-      points.set(id, p);
-      tree.insert(id, p[0], p[1]);
-    }
-    expect(treePairs(tree, 1000)).toHaveLength((60 * 59) / 2);
-    expectPairs(tree, points, 1000);
-  });
-});
-
 type Kind = 'uniform' | 'clustered' | 'grid' | 'coincident';
 
 function makePoint(kind: Kind, rnd: () => number): [number, number] {
@@ -109,108 +77,161 @@ const fuzz: { seed: number; kind: Kind; options: Omit<QuadtreeOptions, 'bounds'>
   { seed: 17, kind: 'clustered', options: { maxItems: 8, minSize: 0.5, looseness: 5 }, radii: [1, 4] },
 ];
 
-describe('queryPairsInto / forEachPair against brute force, through inserts, moves and removals', () => {
-  for (const c of fuzz) {
-    const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
-    it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}`, () => {
-      const rnd = mulberry32(c.seed);
-      const tree = new PointQuadtree({ bounds: BOUNDS, ...c.options });
-      const points = new Map<number, [number, number]>();
-      for (let round = 0; round < 6; round++) {
-        for (let k = 0; k < 60; k++) {
-          const id = Math.floor(rnd() * 300);
-          const op = rnd();
-          if (op < 0.5 || !points.has(id)) {
-            // Now and then outside the root, so it grows.
-            const p =
-              rnd() < 0.03
-                ? ([rnd() * 300 - 100, rnd() * 300 - 100] as [number, number])
-                : makePoint(c.kind, rnd);
-            if (points.has(id)) tree.move(id, p[0], p[1]);
-            else tree.insert(id, p[0], p[1]);
-            points.set(id, p);
-          } else if (op < 0.8) {
-            const [x, y] = points.get(id)!;
-            const p: [number, number] = [x + (rnd() - 0.5) * 4, y + (rnd() - 0.5) * 4];
-            tree.move(id, p[0], p[1]);
-            points.set(id, p);
-          } else {
-            tree.remove(id);
-            points.delete(id);
-          }
-        }
-        checkInvariants(tree);
-        for (const r of c.radii) expectPairs(tree, points, r);
-      }
+/*
+ * Every test below runs on both kernels: the WebAssembly join (kernels/pairs.ts, what 'auto' picks where it
+ * compiles, as in Node) and the JavaScript reference (pairs.ts's PairJoin).
+ */
+describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
+  beforeAll(() => setSeparationKernel(kernel));
+  afterAll(() => setSeparationKernel('auto'));
+
+  it('runs the kernel asked for', () => {
+    expect(separationKernel()).toBe(kernel === 'auto' ? 'wasm-simd' : 'js');
+  });
+
+  describe('queryPairsInto / forEachPair: fixtures', () => {
+    it('finds each pair within the radius once, closed at exactly the radius', () => {
+      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 1, minSize: 0.5 });
+      tree.insert(0, 10, 10);
+      tree.insert(1, 11, 10); // 1 from id 0
+      tree.insert(2, 13, 10); // 2 from id 1
+      tree.insert(3, 11, 11); // 1 from id 1, sqrt(2) from id 0
+      expect(treePairs(tree, 1)).toEqual(['0-1', '1-3']);
+      expect(treePairs(tree, 1.5)).toEqual(['0-1', '0-3', '1-3']);
+      expect(callbackPairs(tree, 2)).toEqual(['0-1', '0-3', '1-2', '1-3']);
     });
-  }
 
-  it('seed 18: 5,000 uniform points at the default options, r = 1 and r = 3', () => {
-    const rnd = mulberry32(18);
-    const tree = new PointQuadtree({ bounds: BOUNDS });
-    const points = new Map<number, [number, number]>();
-    for (let id = 0; id < 5000; id++) {
-      const p: [number, number] = [rnd() * 100, rnd() * 100];
-      points.set(id, p);
-      tree.insert(id, p[0], p[1]);
+    it('answers 0 for an empty tree and a tree of one item; radius 0 pairs only coincident points', () => {
+      const tree = new PointQuadtree({ bounds: BOUNDS });
+      const outA = new Int32Array(4);
+      const outB = new Int32Array(4);
+      expect(tree.queryPairsInto(10, outA, outB)).toBe(0);
+      tree.insert(0, 5, 5);
+      expect(tree.queryPairsInto(1000, outA, outB)).toBe(0);
+      tree.insert(1, 5, 5);
+      tree.insert(2, 5, 5 + 1e-9);
+      expect(treePairs(tree, 0)).toEqual(['0-1']);
+    });
+
+    it('finds every pair when the radius is larger than the world (id 0 included)', () => {
+      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+      const points = new Map<number, [number, number]>();
+      const rnd = mulberry32(3);
+      for (let id = 0; id < 60; id++) {
+        const p: [number, number] = [rnd() * 100, rnd() * 100];
+        points.set(id, p);
+        tree.insert(id, p[0], p[1]);
+      }
+      expect(treePairs(tree, 1000)).toHaveLength((60 * 59) / 2);
+      expectPairs(tree, points, 1000);
+    });
+  });
+
+  describe('queryPairsInto / forEachPair against brute force, through inserts, moves and removals', () => {
+    for (const c of fuzz) {
+      const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
+      it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}`, () => {
+        const rnd = mulberry32(c.seed);
+        const tree = new PointQuadtree({ bounds: BOUNDS, ...c.options });
+        const points = new Map<number, [number, number]>();
+        for (let round = 0; round < 6; round++) {
+          for (let k = 0; k < 60; k++) {
+            const id = Math.floor(rnd() * 300);
+            const op = rnd();
+            if (op < 0.5 || !points.has(id)) {
+              // Now and then outside the root, so it grows.
+              const p =
+                rnd() < 0.03
+                  ? ([rnd() * 300 - 100, rnd() * 300 - 100] as [number, number])
+                  : makePoint(c.kind, rnd);
+              if (points.has(id)) tree.move(id, p[0], p[1]);
+              else tree.insert(id, p[0], p[1]);
+              points.set(id, p);
+            } else if (op < 0.8) {
+              const [x, y] = points.get(id)!;
+              const p: [number, number] = [x + (rnd() - 0.5) * 4, y + (rnd() - 0.5) * 4];
+              tree.move(id, p[0], p[1]);
+              points.set(id, p);
+            } else {
+              tree.remove(id);
+              points.delete(id);
+            }
+          }
+          checkInvariants(tree);
+          for (const r of c.radii) expectPairs(tree, points, r);
+        }
+      });
     }
-    for (const r of [1, 3]) expectPairs(tree, points, r);
-  });
-});
 
-describe('queryPairsInto / forEachPair errors', () => {
-  function sample(): PointQuadtree {
-    const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
-    for (let id = 0; id < 20; id++) tree.insert(id, (id * 7) % 100, (id * 13) % 100);
-    return tree;
-  }
-  const shape = (t: PointQuadtree) => ({
-    size: t.size,
-    version: t.version,
-    stats: t.stats(),
-    all: t.queryRect(0, 0, 100, 100).sort((a, b) => a - b),
+    it('seed 18: 5,000 uniform points at the default options, r = 1 and r = 3', () => {
+      const rnd = mulberry32(18);
+      const tree = new PointQuadtree({ bounds: BOUNDS });
+      const points = new Map<number, [number, number]>();
+      for (let id = 0; id < 5000; id++) {
+        const p: [number, number] = [rnd() * 100, rnd() * 100];
+        points.set(id, p);
+        tree.insert(id, p[0], p[1]);
+      }
+      for (const r of [1, 3]) expectPairs(tree, points, r);
+    });
   });
 
-  it.each([
-    [Number.NaN, RangeError, /radius must be a finite number >= 0, got NaN/],
-    [Number.POSITIVE_INFINITY, RangeError, /radius must be a finite number >= 0, got Infinity/],
-    [-1, RangeError, /radius must be a finite number >= 0, got -1/],
-  ])('rejects radius %s and changes nothing', (radius, type, pattern) => {
-    const tree = sample();
-    const before = shape(tree);
-    const outA = new Int32Array(400);
-    const outB = new Int32Array(400);
-    expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(type);
-    expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(pattern);
-    expect(() => tree.forEachPair(radius, () => {})).toThrow(pattern);
-    expect(shape(tree)).toEqual(before);
-  });
+  describe('queryPairsInto / forEachPair errors', () => {
+    function sample(): PointQuadtree {
+      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+      for (let id = 0; id < 20; id++) tree.insert(id, (id * 7) % 100, (id * 13) % 100);
+      return tree;
+    }
+    const shape = (t: PointQuadtree) => ({
+      size: t.size,
+      version: t.version,
+      stats: t.stats(),
+      all: t.queryRect(0, 0, 100, 100).sort((a, b) => a - b),
+    });
 
-  it('throws a RangeError when the pairs do not fit, and the tree is unchanged', () => {
-    const tree = sample();
-    const before = shape(tree);
-    const all = tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(190));
-    expect(all).toBe(190);
-    expect(() => tree.queryPairsInto(1000, new Int32Array(189), new Int32Array(190))).toThrow(RangeError);
-    expect(() => tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(10))).toThrow(
-      'PointQuadtree: outA and outB (length 10) are too small for the 190 pairs within radius 1000; give them length >= 190',
-    );
-    expect(shape(tree)).toEqual(before);
-  });
+    it.each([
+      [Number.NaN, RangeError, /radius must be a finite number >= 0, got NaN/],
+      [Number.POSITIVE_INFINITY, RangeError, /radius must be a finite number >= 0, got Infinity/],
+      [-1, RangeError, /radius must be a finite number >= 0, got -1/],
+    ])('rejects radius %s and changes nothing', (radius, type, pattern) => {
+      const tree = sample();
+      const before = shape(tree);
+      const outA = new Int32Array(400);
+      const outB = new Int32Array(400);
+      expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(type);
+      expect(() => tree.queryPairsInto(radius, outA, outB)).toThrow(pattern);
+      expect(() => tree.forEachPair(radius, () => {})).toThrow(pattern);
+      expect(shape(tree)).toEqual(before);
+    });
 
-  it('rejects output arrays that cannot hold every id', () => {
-    const tree = sample();
-    const bad = new Int8Array(400) as unknown as Int32Array;
-    expect(() => tree.queryPairsInto(5, bad, new Int32Array(400))).toThrow(TypeError);
-    expect(() => tree.queryPairsInto(5, new Int32Array(400), [] as unknown as Int32Array)).toThrow(TypeError);
-  });
+    it('throws a RangeError when the pairs do not fit, and the tree is unchanged', () => {
+      const tree = sample();
+      const before = shape(tree);
+      const all = tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(190));
+      expect(all).toBe(190);
+      expect(() => tree.queryPairsInto(1000, new Int32Array(189), new Int32Array(190))).toThrow(RangeError);
+      expect(() => tree.queryPairsInto(1000, new Int32Array(190), new Int32Array(10))).toThrow(
+        'PointQuadtree: outA and outB (length 10) are too small for the 190 pairs within radius 1000; give them length >= 190',
+      );
+      expect(shape(tree)).toEqual(before);
+    });
 
-  it('throws when a callback changes the structure of the tree', () => {
-    const tree = sample();
-    expect(() =>
-      tree.forEachPair(1000, () => {
-        tree.clear();
-      }),
-    ).toThrow(/PointQuadtree: the tree's structure changed during forEachPair/);
+    it('rejects output arrays that cannot hold every id', () => {
+      const tree = sample();
+      const bad = new Int8Array(400) as unknown as Int32Array;
+      expect(() => tree.queryPairsInto(5, bad, new Int32Array(400))).toThrow(TypeError);
+      expect(() => tree.queryPairsInto(5, new Int32Array(400), [] as unknown as Int32Array)).toThrow(
+        TypeError,
+      );
+    });
+
+    it('throws when a callback changes the structure of the tree', () => {
+      const tree = sample();
+      expect(() =>
+        tree.forEachPair(1000, () => {
+          tree.clear();
+        }),
+      ).toThrow(/PointQuadtree: the tree's structure changed during forEachPair/);
+    });
   });
 });

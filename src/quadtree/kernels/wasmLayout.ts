@@ -1,0 +1,193 @@
+/**
+ * The kernel's memory layout: the regions that hold copies of a tree's arrays and the kernel's outputs and
+ * scratch (byte offsets, 16-aligned, in this order):
+ *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)
+ *   ids     i32 per slot (+ padding)
+ *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
+ *   list    i32 leaf pairs, stride 2, as walked
+ *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
+ *   oc, ox, oy   per id, the per-id outputs in the element types of the caller's arrays (copied into them)
+ *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
+ *   prep    every slot's f32 offsets for the rows: prepBytes(slots) bytes (kernels/prepare.ts)
+ *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's
+ *   sorted  the list grouped by first leaf (kernels/walk.ts); firstAt 2 i32 per node (the sort's scratch)
+ *   pairA, pairB   i32 ids, one chunk of the pair join's output each (chunk + 4 entries: kernels/pairs.ts)
+ *   resume  2 i32: where the pair join goes on from after a chunk
+ * Each region has room for the largest size seen so far (grown by half again when it runs out), so a call
+ * on an unchanged tree allocates nothing. The views of the regions are made again by {@link viewAt} only
+ * when a region moved, its length changed or the memory grew.
+ */
+
+import type { Exports } from './wasmModule';
+
+/** Room per region, in items. */
+export interface Room {
+  slots: number;
+  nodes: number;
+  pairs: number;
+  ids: number;
+  stack: number;
+}
+
+/** Byte offsets of the regions (see the layout above). */
+export interface Regions {
+  xy: number;
+  ids: number;
+  start: number;
+  count: number;
+  list: number;
+  sums: number;
+  oc: number;
+  ox: number;
+  oy: number;
+  temp: number;
+  prep: number;
+  rect: number;
+  child: number;
+  stack: number;
+  sorted: number;
+  firstAt: number;
+  pairA: number;
+  pairB: number;
+  resume: number;
+}
+
+const align = (n: number): number => (n + 15) & ~15;
+
+/** The pair join's chunk, in pairs, where the slots are fewer (see {@link Layout.chunk}). */
+const CHUNK = 32768;
+
+/** The regions' sizes and offsets in one kernel instance's memory. */
+export class Layout {
+  room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0, stack: 0 };
+  at: Regions = {
+    xy: 0,
+    ids: 0,
+    start: 0,
+    count: 0,
+    list: 0,
+    sums: 0,
+    oc: 0,
+    ox: 0,
+    oy: 0,
+    temp: 0,
+    prep: 0,
+    rect: 0,
+    child: 0,
+    stack: 0,
+    sorted: 0,
+    firstAt: 0,
+    pairA: 0,
+    pairB: 0,
+    resume: 0,
+  };
+  /** Pairs per chunk of the pair join: at least every slot plus 4, so that any item's candidates fit. */
+  chunk = 0;
+  private readonly base: number;
+
+  constructor(private readonly x: Exports) {
+    this.base = align(x.heapBase());
+  }
+
+  /**
+   * Lays the regions out again (and grows the memory) when one of them lacks room; true when it did (the
+   * regions' contents are then lost).
+   */
+  fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): boolean {
+    const r = this.room;
+    if (slots <= r.slots && nodes <= r.nodes && pairs <= r.pairs && ids <= r.ids && stack <= r.stack) {
+      return false;
+    }
+    // Apart, so that the calls with room (every frame) allocate nothing: the closures there make V8
+    // allocate that function's context on entry, before any early return.
+    this.relayout(slots, nodes, pairs, ids, stack);
+    return true;
+  }
+
+  /** fit's work when a region lacks room: new sizes and offsets. */
+  private relayout(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
+    const r = this.room;
+    const grow = (need: number, have: number): number =>
+      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
+    this.room = {
+      slots: grow(slots, r.slots),
+      nodes: grow(nodes, r.nodes),
+      pairs: grow(pairs, r.pairs),
+      ids: grow(ids, r.ids),
+      stack: grow(stack, r.stack),
+    };
+    const room = this.room;
+    const pad = room.slots + 2;
+    this.chunk = Math.max(CHUNK, room.slots + 8);
+    let p = this.base;
+    const take = (bytes: number): number => {
+      const here = p;
+      p = align(p + bytes);
+      return here;
+    };
+    this.at = {
+      xy: take(pad * 16),
+      ids: take(pad * 4),
+      start: take(room.nodes * 4),
+      count: take(room.nodes * 4),
+      list: take(room.pairs * 8),
+      sums: take(pad * 32),
+      oc: take(room.ids * 8),
+      ox: take(room.ids * 8),
+      oy: take(room.ids * 8),
+      // One leaf and its partners in a row (kernels/row.ts).
+      temp: take(this.x.tempBytes(room.slots)),
+      // Every slot's f32 offsets for the rows (kernels/prepare.ts).
+      prep: take(this.x.prepBytes(room.slots)),
+      rect: take(room.nodes * 32),
+      child: take(room.nodes * 4),
+      stack: take(room.stack * 4),
+      sorted: take(room.pairs * 8),
+      firstAt: take((room.nodes + 1) * 8),
+      pairA: take((this.chunk + 4) * 4),
+      pairB: take((this.chunk + 4) * 4),
+      resume: take(8),
+    };
+    const memory = this.x.memory;
+    const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
+    if (pages > 0) memory.grow(pages);
+  }
+}
+
+export type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
+
+type ViewType<T> = new (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
+
+/**
+ * `view` while it still is a view of `length` entries at byte `at` of `buffer` (the memory's buffer now)
+ * of `like`'s element type; else a new one there. The one rule by which every view of the memory is made.
+ */
+export function viewAt<T extends Output>(
+  view: T,
+  like: T,
+  buffer: ArrayBuffer,
+  at: number,
+  length: number,
+): T {
+  if (
+    view.length === length &&
+    view.byteOffset === at &&
+    view.buffer === buffer &&
+    view.constructor === like.constructor
+  ) {
+    return view;
+  }
+  return new (like.constructor as ViewType<T>)(buffer, at, length);
+}
+
+/** Copies `source` into the region at byte `at` through `view` (made again by {@link viewAt} if need be). */
+export function copyIn<T extends Float64Array | Int32Array>(
+  view: T,
+  source: T,
+  buffer: ArrayBuffer,
+  at: number,
+): T {
+  const v = viewAt(view, source, buffer, at, source.length);
+  v.set(source);
+  return v;
+}

@@ -1,0 +1,117 @@
+/**
+ * Compiling the WebAssembly kernel (source: kernels/separation.ts and the files it imports, built into
+ * separationWasm.ts by `npm run build:kernels`) synchronously from the embedded bytes, and the exports it
+ * has. Keep the module small (a test keeps it under 8 KB): browsers may refuse to compile large modules
+ * synchronously on the main thread (Chrome's limit used to be 4 KB; the browser tests' Chromium compiles
+ * this ~7 KB one). Where WebAssembly, its SIMD or the synchronous compile is refused, compiling fails and
+ * {@link compileKernel} answers null: the callers keep the JavaScript kernels.
+ */
+
+import { SEPARATION_WASM } from './separationWasm';
+
+/*
+ * The few members of the engine's WebAssembly API and atob used here, typed here: the library is built
+ * against ES2022 alone (no DOM or Node types), and finds them on globalThis where the engine has them.
+ */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: object };
+}
+const engine = globalThis as { WebAssembly?: WasmApi; atob?: (data: string) => string };
+
+/** The module's exports (every pointer a byte offset into its memory; see the files in kernels/). */
+export interface Exports {
+  memory: WasmMemory;
+  heapBase(): number;
+  tempBytes(slots: number): number;
+  prepBytes(slots: number): number;
+  prepare(xy: number, slots: number, radius: number, prep: number): void;
+  scatterLeaves(
+    list: number,
+    pairs: number,
+    start: number,
+    count: number,
+    ids: number,
+    end: number,
+    sums: number,
+    outCount: number,
+    outX: number,
+    outY: number,
+    kinds: number,
+  ): void;
+  accumulate(
+    xy: number,
+    ids: number,
+    start: number,
+    count: number,
+    list: number,
+    pairs: number,
+    sums: number,
+    slots: number,
+    radius: number,
+    s: number,
+    temp: number,
+    prep: number,
+  ): number;
+  walk(
+    rect: number,
+    child: number,
+    radius: number,
+    s: number,
+    sparseSide: number,
+    wideSide: number,
+    stack: number,
+    stackCap: number,
+    list: number,
+    listCap: number,
+  ): number;
+  sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
+  joinPairs(
+    xy: number,
+    ids: number,
+    start: number,
+    count: number,
+    list: number,
+    pairs: number,
+    slots: number,
+    radius: number,
+    s: number,
+    temp: number,
+    prep: number,
+    outA: number,
+    outB: number,
+    limit: number,
+    resume: number,
+  ): number;
+}
+
+/** base64 to bytes, without Buffer (browsers) or a fetch. */
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = engine.atob!(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** A new instance of the kernel (its own memory); null where this engine cannot compile or run it. */
+export function compileKernel(): Exports | null {
+  try {
+    const api = engine.WebAssembly;
+    if (api === undefined || engine.atob === undefined) throw new Error('no WebAssembly here');
+    const module = new api.Module(decode(SEPARATION_WASM));
+    const instance = new api.Instance(module, {
+      env: {
+        abort: () => {
+          throw new Error('PointQuadtree: the separation kernel aborted');
+        },
+      },
+    });
+    return instance.exports as unknown as Exports;
+  } catch {
+    return null;
+  }
+}
