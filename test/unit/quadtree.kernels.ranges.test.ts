@@ -14,6 +14,7 @@ import { mulberry32 } from '../../src/sim/random';
 interface Exports {
   memory: { buffer: ArrayBuffer };
   accumulate(...args: number[]): number;
+  tempBytes(slots: number): number;
 }
 interface Internals {
   x: Exports;
@@ -100,4 +101,37 @@ describe('accumulate over ranges of the leaf-pair list (the split a multi-thread
       }
     });
   }
+});
+
+describe('accumulate keeps to its scratch (tempBytes(slots) bytes at temp)', () => {
+  it('seed 64: a crowd within one radius, whose rows list more candidates than they hold, writes nothing past it', () => {
+    // 600 items in a unit square at r = 2: every item reaches every other, so a row's items list about
+    // the whole row each, and the row's lists are made a few items at a time within the scratch.
+    const rnd = mulberry32(64);
+    const tree = new PointQuadtree({
+      bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 },
+      maxItems: 4,
+      minSize: 0.01,
+    });
+    for (let id = 0; id < 600; id++) tree.insert(id, rnd(), rnd());
+    const n = 600;
+    const pairs = tree.querySeparationInto(2, new Int32Array(n), new Float64Array(n), new Float64Array(n));
+    expect(pairs).toBe((n * (n - 1)) / 2);
+    const k = separationWasm() as unknown as Internals;
+    const slots = (tree as unknown as { t: { pool: { top: number } } }).t.pool.top;
+    // The region laid out for temp has room for the pool's capacity: the bytes past tempBytes(slots) and
+    // before the next region are unused, and stay as set here.
+    const end = k.layout.at.temp + k.x.tempBytes(slots);
+    const spare = k.layout.at.prep - end;
+    expect(spare).toBeGreaterThanOrEqual(4096);
+    new Uint8Array(k.x.memory.buffer, end, spare).fill(0xa5);
+    for (const prepared of [true, false]) {
+      expect(rangeSums(k, 0, k.listPairs, slots, 2, prepared).found).toBe(pairs);
+      const after = new Uint8Array(k.x.memory.buffer, end, spare);
+      expect(
+        after.every((b) => b === 0xa5),
+        `prepared ${prepared}`,
+      ).toBe(true);
+    }
+  });
 });

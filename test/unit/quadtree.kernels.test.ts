@@ -10,9 +10,11 @@ describe('WebAssembly kernels', () => {
     expect(out).toMatch(/matches a rebuild/);
   }, 120_000);
 
-  it('stays small (under 8 KB): browsers may refuse to compile large modules synchronously on the main thread', () => {
-    // The browser test of crowd mode checks that Chromium does compile it there (the HUD says wasm-simd).
-    expect(atob(SEPARATION_WASM).length).toBeLessThan(8192);
+  it('stays small (under 16 KB): browsers may refuse to compile large modules synchronously on the main thread', () => {
+    // Chrome allows 8 MB there today (it used to refuse anything over 4 KB: then the JavaScript kernels run);
+    // the browser test of crowd mode checks that Chromium does compile it (the HUD says wasm-simd). The
+    // bound keeps the module a reader can hold and the one synchronous compile short.
+    expect(atob(SEPARATION_WASM).length).toBeLessThan(16384);
   });
 
   it('compiles synchronously in Node (WebAssembly SIMD) and once only', () => {

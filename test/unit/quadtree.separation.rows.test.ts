@@ -162,6 +162,21 @@ describe('querySeparationInto: pairs at the radius to the last bit (the f32 cand
     const tree = treeOf(points, { maxItems: 8, minSize: 1 });
     for (const r of [1.5, 1.5 * Math.SQRT2, 0.75]) expectExact(tree, points, r);
   });
+
+  it('seed 51: crowds within one radius (each item reaches all: its row lists more than the row holds)', () => {
+    const rnd = mulberry32(51);
+    // 300 items in a unit square at r = 2: every row holds every item and lists all of them for each of
+    // its own, so the lists of a row's items are taken a few items at a time.
+    const square: Point[] = [];
+    for (let k = 0; k < 300; k++) square.push([rnd(), rnd()]);
+    expectExact(treeOf(square, { maxItems: 4, minSize: 0.01 }), square, 2);
+    // One leaf at minSize holding 200 items (120 of them at one point): one row, lists of up to 199.
+    const heap: Point[] = [];
+    for (let k = 0; k < 80; k++) heap.push([5 + rnd() * 0.1, 5 + rnd() * 0.1]);
+    for (let k = 0; k < 120; k++) heap.push([5.05, 5.05]);
+    heap.push([0, 0], [10, 10]);
+    expectExact(treeOf(heap, { maxItems: 4, minSize: 1 }), heap, 1);
+  });
 });
 
 describe('querySeparationInto: every output type gets the same answer from both kernels', () => {
