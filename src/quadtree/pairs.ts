@@ -17,6 +17,7 @@
 import { NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
+import { KernelRoomError } from './kernels/wasmLayout';
 import { SeparationScratch, SPARSE, wasmKernel } from './separation';
 import { NodeStack } from './stack';
 import type { TreeState } from './state';
@@ -257,26 +258,30 @@ export function pairsInto(
   const pool = t.pool;
   const wasm = wasmKernel();
   if (wasm !== null) {
-    // The kernel walks the leaf pairs itself (the walk of the fused call, whose list it shares).
-    return wasm.pairs(
-      pool.xy,
-      pool.ids,
-      pool.top,
-      t.nodeStart,
-      t.nodeCount,
-      t.idSlot.length,
-      t.nodeLoose,
-      t.nodeChild,
-      t.nodeTop,
-      t.pairs.separation.serial,
-      t.version,
-      radius,
-      distanceScale(radius),
-      SPARSE,
-      PAIR_WIDE_SIDE,
-      outA,
-      outB,
-    );
+    try {
+      // The kernel walks the leaf pairs itself (the walk of the fused call, whose list it shares).
+      return wasm.pairs(
+        pool.xy,
+        pool.ids,
+        pool.top,
+        t.nodeStart,
+        t.nodeCount,
+        t.nodeLoose,
+        t.nodeChild,
+        t.nodeTop,
+        t.pairs.separation.serial,
+        t.version,
+        radius,
+        distanceScale(radius),
+        SPARSE,
+        PAIR_WIDE_SIDE,
+        outA,
+        outB,
+      );
+    } catch (e) {
+      // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript join.
+      if (!(e instanceof KernelRoomError)) throw e;
+    }
   }
   return t.pairs.join.run(
     t.nodeLoose,

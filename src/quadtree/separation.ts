@@ -21,6 +21,7 @@ import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
 import { type SeparationWasm, separationWasm } from './kernels/wasm';
+import { KernelRoomError } from './kernels/wasmLayout';
 import { idEnd } from './nodes';
 import { gap2, splitLarger } from './pairs';
 import { NodeStack } from './stack';
@@ -369,28 +370,33 @@ export function separationInto(
   const slots = pool.top;
   const wasm = wasmKernel();
   if (wasm !== null) {
-    // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
-    return wasm.run(
-      pool.xy,
-      pool.ids,
-      slots,
-      t.nodeStart,
-      t.nodeCount,
-      t.idSlot,
-      t.nodeLoose,
-      t.nodeChild,
-      t.nodeTop,
-      sc.serial,
-      t.version,
-      radius,
-      distanceScale(radius),
-      SPARSE,
-      WIDE_SIDE,
-      counts,
-      sumX,
-      sumY,
-      end,
-    );
+    try {
+      // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
+      return wasm.run(
+        pool.xy,
+        pool.ids,
+        slots,
+        t.nodeStart,
+        t.nodeCount,
+        t.idSlot,
+        t.nodeLoose,
+        t.nodeChild,
+        t.nodeTop,
+        sc.serial,
+        t.version,
+        radius,
+        distanceScale(radius),
+        SPARSE,
+        WIDE_SIDE,
+        counts,
+        sumX,
+        sumY,
+        end,
+      );
+    } catch (e) {
+      // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript kernel.
+      if (!(e instanceof KernelRoomError)) throw e;
+    }
   }
   const leafPairs = leafPairsWithin(t, radius, sc);
   slotSums(sc, slots);

@@ -17,6 +17,7 @@
 import { checkRadius, NAME } from './checks';
 import { distanceScale } from './distance';
 import { separationWasm } from './kernels/wasm';
+import { KernelRoomError } from './kernels/wasmLayout';
 import { idEnd } from './nodes';
 import { INTERNALS, type PointQuadtree } from './PointQuadtree';
 import {
@@ -281,19 +282,29 @@ export class SeparationTeam {
     const pool = t.pool;
     const slots = pool.top;
     const s = distanceScale(radius);
-    const pairs = wasm.walkPairs(
-      pool.xy.length >> 1,
-      t.idSlot.length,
-      t.nodeLoose,
-      t.nodeChild,
-      t.nodeTop,
-      t.pairs.separation.serial,
-      t.version,
-      radius,
-      s,
-      SPARSE,
-      WIDE_SIDE,
-    );
+    let pairs = -1;
+    try {
+      pairs = wasm.walkPairs(
+        pool.xy.length >> 1,
+        t.idSlot.length,
+        t.nodeLoose,
+        t.nodeChild,
+        t.nodeTop,
+        t.pairs.separation.serial,
+        t.version,
+        radius,
+        s,
+        SPARSE,
+        WIDE_SIDE,
+      );
+    } catch (e) {
+      if (!(e instanceof KernelRoomError)) throw e;
+    }
+    if (pairs < 0) {
+      // The kernel's memory cannot hold this call (a radius far wider than the leaves).
+      last.reason = 'JavaScript kernel';
+      return separationInto(t, radius, counts, sumX, sumY, end);
+    }
     if (pairs < Math.max(1, this.minPairs)) {
       last.reason = 'few pairs';
       return separationInto(t, radius, counts, sumX, sumY, end);

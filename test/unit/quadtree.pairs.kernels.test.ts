@@ -1,5 +1,7 @@
 import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
 import { distanceScale } from 'point-quadtree/internal/distance';
+import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
+import { setKernelMemoryCap } from 'point-quadtree/internal/kernels/wasmLayout';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allocatedDuring } from '../../bench/memory';
 import { gaussian, mulberry32 } from '../../src/sim/random';
@@ -284,6 +286,53 @@ describe('the WebAssembly pair join against brute force and the JavaScript join'
         ...[0, 1, 2, 3, 4].map(() => allocatedDuring(() => calls(500, out)).bytes / 500),
       );
       expect(least, `${out}: ${least} bytes per call`).toBeLessThan(48);
+    }
+  });
+});
+
+describe("past the kernel's memory cap: that call on the JavaScript kernel, the module left working", () => {
+  it('a radius past a tree of many empty leaves (leaves² / 2 leaf pairs): pairs and sums right, later calls in the kernel', () => {
+    // 1,500 clustered points at maxItems 1: thousands of leaves, most empty; at r = 2,000 every pair of
+    // leaves is within reach. Under a 4 MB cap the kernel cannot hold that list.
+    const p = clustered(41, 1500);
+    const tree = build(p, { maxItems: 1, minSize: 1e-6 });
+    expect(tree.stats().leaves).toBeGreaterThan(3000);
+    const kernel = separationWasm()!;
+    const bytesBefore = kernel.memoryBytes();
+    setKernelMemoryCap(Math.max(bytesBefore, 4 << 20));
+    try {
+      const n = p.xs.length;
+      const all = (n * (n - 1)) / 2;
+      const outA = new Int32Array(all);
+      const outB = new Int32Array(all);
+      expect(separationKernel()).toBe('wasm-simd');
+      const found = tree.queryPairsInto(2000, outA, outB);
+      expect(found).toBe(all);
+      const keys = keysOf(outA, outB, found, n);
+      for (let k = 1; k < keys.length; k++) expect(keys[k]).toBeGreaterThan(keys[k - 1]);
+      const counts = new Int32Array(n);
+      const sumX = new Float64Array(n);
+      const sumY = new Float64Array(n);
+      expect(tree.querySeparationInto(2000, counts, sumX, sumY)).toBe(all);
+      expect(counts.every((c) => c === n - 1)).toBe(true);
+      // The module kept its layout (nothing grew past the cap), and answers the next trees itself.
+      expect(kernel.memoryBytes()).toBeLessThanOrEqual(Math.max(bytesBefore, 4 << 20));
+      const small = uniform(42, 3000, 100);
+      const next = build(small);
+      expect(expectSame(small, 3, next, 200_000)).toBeGreaterThan(0);
+      const c2 = new Int32Array(3000);
+      const x2 = new Float64Array(3000);
+      const y2 = new Float64Array(3000);
+      const pairs = next.querySeparationInto(3, c2, x2, y2);
+      setSeparationKernel('js');
+      const c3 = new Int32Array(3000);
+      const x3 = new Float64Array(3000);
+      const y3 = new Float64Array(3000);
+      expect(next.querySeparationInto(3, c3, x3, y3)).toBe(pairs);
+      expect(c2).toEqual(c3);
+      for (let i = 0; i < 3000; i++) expect(Math.abs(x2[i] - x3[i])).toBeLessThan(1e-9);
+    } finally {
+      setKernelMemoryCap();
     }
   });
 });

@@ -276,8 +276,8 @@ export class SeparationWasm {
 
   /**
    * queryPairsInto's join in the kernel (kernels/pairs.ts): every unordered pair of items within `radius`
-   * (closed; differences times `s`) of a tree given as to {@link run} (`idSlots`: the length of idSlot),
-   * the same pairs as pairs.ts's PairJoin, into outA / outB. The leaf pairs are those of {@link walkPairs}
+   * (closed; differences times `s`) of a tree given as to {@link run} (no per-id outputs: their regions
+   * keep the room they have), the same pairs as pairs.ts's PairJoin, into outA / outB. The leaf pairs are those of {@link walkPairs}
    * (the list in memory is reused when it is this tree's at this radius). The join fills one chunk of the
    * module's memory at a time, copied out whole where the outputs have room past it, else pair by pair.
    * Returns the count, or -1 when the pairs do not fit in the shorter output (its contents unspecified).
@@ -288,7 +288,6 @@ export class SeparationWasm {
     slots: number,
     start: Int32Array,
     count: Int32Array,
-    idSlots: number,
     rect: Float64Array,
     child: Int32Array,
     nodes: number,
@@ -303,7 +302,7 @@ export class SeparationWasm {
   ): number {
     const listPairs = this.walkPairs(
       xy.length >> 1,
-      idSlots,
+      0,
       rect,
       child,
       nodes,

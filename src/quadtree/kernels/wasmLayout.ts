@@ -52,7 +52,27 @@ export interface Regions {
   resume: number;
 }
 
-const align = (n: number): number => (n + 15) & ~15;
+/** n rounded up to a multiple of 16 (arithmetic, not bit operations: offsets may pass 2^31). */
+const align = (n: number): number => Math.ceil(n / 16) * 16;
+
+/** The most memory the kernel lays out by default: 1 GiB. */
+const DEFAULT_MEMORY_CAP = 2 ** 30;
+let memoryCap = DEFAULT_MEMORY_CAP;
+
+/**
+ * Sets the most bytes of memory the kernel may lay out (for tests: a small cap makes a query pass it);
+ * no argument: back to 1 GiB.
+ */
+export function setKernelMemoryCap(bytes = DEFAULT_MEMORY_CAP): void {
+  memoryCap = bytes;
+}
+
+/**
+ * Thrown by {@link Layout.fit}, which then changes nothing, when the regions a call needs would pass the
+ * memory cap or the memory cannot grow to them (a radius far wider than the tree's leaves lists about
+ * leaves² / 2 leaf pairs). The callers catch it and run that call on the JavaScript kernel.
+ */
+export class KernelRoomError extends Error {}
 
 /** The pair join's chunk, in pairs, where the slots are fewer (see {@link Layout.chunk}). */
 const CHUNK = 32768;
@@ -104,28 +124,53 @@ export class Layout {
     return true;
   }
 
-  /** fit's work when a region lacks room: new sizes and offsets. */
+  /**
+   * fit's work when a region lacks room: new sizes and offsets, each region grown by half again where that
+   * fits under the cap, else to what is needed. Throws {@link KernelRoomError}, changing nothing, when even
+   * that passes the cap or the memory cannot grow.
+   */
   private relayout(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
     const r = this.room;
-    const grow = (need: number, have: number): number =>
-      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
-    this.room = {
-      slots: grow(slots, r.slots),
-      nodes: grow(nodes, r.nodes),
-      pairs: grow(pairs, r.pairs),
-      ids: grow(ids, r.ids),
-      stack: grow(stack, r.stack),
-    };
-    const room = this.room;
+    for (const spare of [1.5, 1]) {
+      const grow = (need: number, have: number): number =>
+        need <= have ? have : Math.max(need, Math.ceil(have * spare));
+      const room: Room = {
+        slots: grow(slots, r.slots),
+        nodes: grow(nodes, r.nodes),
+        pairs: grow(pairs, r.pairs),
+        ids: grow(ids, r.ids),
+        stack: grow(stack, r.stack),
+      };
+      const chunk = Math.max(CHUNK, room.slots + 8);
+      const { at, end } = this.regions(room, chunk);
+      if (!(end <= memoryCap)) continue;
+      const memory = this.x.memory;
+      const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
+      try {
+        if (pages > 0) memory.grow(pages);
+      } catch {
+        break;
+      }
+      this.room = room;
+      this.chunk = chunk;
+      this.at = at;
+      return;
+    }
+    throw new KernelRoomError(
+      `the kernel's memory would pass ${memoryCap} bytes (slots ${slots}, nodes ${nodes}, pairs ${pairs})`,
+    );
+  }
+
+  /** The regions' offsets for `room` and the byte where they end. */
+  private regions(room: Room, chunk: number): { at: Regions; end: number } {
     const pad = room.slots + 2;
-    this.chunk = Math.max(CHUNK, room.slots + 8);
     let p = this.base;
     const take = (bytes: number): number => {
       const here = p;
       p = align(p + bytes);
       return here;
     };
-    this.at = {
+    const at: Regions = {
       xy: take(pad * 16),
       ids: take(pad * 4),
       start: take(room.nodes * 4),
@@ -144,13 +189,11 @@ export class Layout {
       stack: take(room.stack * 4),
       sorted: take(room.pairs * 8),
       firstAt: take((room.nodes + 1) * 8),
-      pairA: take((this.chunk + 4) * 4),
-      pairB: take((this.chunk + 4) * 4),
+      pairA: take((chunk + 4) * 4),
+      pairB: take((chunk + 4) * 4),
       resume: take(8),
     };
-    const memory = this.x.memory;
-    const pages = Math.ceil(p / 65536) - memory.buffer.byteLength / 65536;
-    if (pages > 0) memory.grow(pages);
+    return { at, end: p };
   }
 }
 
