@@ -6,9 +6,8 @@ import {
   setSeparationKernel,
 } from 'point-quadtree';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gaussian, mulberry32 } from '../../src/sim/random';
-
-type Points = Map<number, [number, number]>;
+import { mulberry32 } from '../../src/sim/random';
+import { churn, FUZZ, type Points } from '../helpers/pairFuzz';
 
 /**
  * The O(n²) oracle of querySeparationInto, in float64: per id, neighbours within r (closed) and the sum of
@@ -96,26 +95,6 @@ function build(options: Omit<QuadtreeOptions, 'bounds'>, list: [number, number][
   });
   return [tree, points];
 }
-
-type Kind = 'uniform' | 'clustered' | 'grid' | 'coincident';
-
-function makePoint(kind: Kind, rnd: () => number): [number, number] {
-  if (kind === 'uniform') return [rnd() * 100, rnd() * 100];
-  if (kind === 'grid') return [Math.round(rnd() * 20) * 5, Math.round(rnd() * 20) * 5];
-  if (kind === 'coincident') return [Math.floor(rnd() * 4) * 25, 50];
-  const cx = rnd() < 0.5 ? 30 : 70;
-  return [cx + gaussian(rnd) * 3, 50 + gaussian(rnd) * 3];
-}
-
-const fuzz: { seed: number; kind: Kind; options: Omit<QuadtreeOptions, 'bounds'>; radii: number[] }[] = [
-  { seed: 11, kind: 'uniform', options: {}, radii: [0, 2, 5, 10, 40] },
-  { seed: 12, kind: 'uniform', options: { maxItems: 2, minSize: 0.5 }, radii: [0, 2, 5, 10] },
-  { seed: 13, kind: 'clustered', options: { maxItems: 4, minSize: 0.25 }, radii: [0.5, 2, 5] },
-  { seed: 14, kind: 'grid', options: { maxItems: 3, minSize: 1 }, radii: [0, 5, 5 * Math.SQRT2, 7.5] },
-  { seed: 15, kind: 'coincident', options: { maxItems: 2, minSize: 1 }, radii: [0, 24.9, 25] },
-  { seed: 16, kind: 'uniform', options: { maxItems: 4, minSize: 1, looseness: 0.75 }, radii: [0, 2, 8] },
-  { seed: 17, kind: 'clustered', options: { maxItems: 8, minSize: 0.5, looseness: 5 }, radii: [1, 4] },
-];
 
 // Every test runs on both kernels: WebAssembly SIMD (what 'auto' picks in Node) and the JavaScript reference.
 describe.each([
@@ -232,35 +211,14 @@ describe.each([
   });
 
   describe('querySeparationInto against brute force, through inserts, moves and removals', () => {
-    for (const c of fuzz) {
+    for (const c of FUZZ) {
       const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
       it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}`, () => {
         const rnd = mulberry32(c.seed);
         const tree = new PointQuadtree({ bounds: BOUNDS, ...c.options });
         const points: Points = new Map();
         for (let round = 0; round < 5; round++) {
-          for (let k = 0; k < 80; k++) {
-            const id = Math.floor(rnd() * 300);
-            const op = rnd();
-            if (op < 0.5 || !points.has(id)) {
-              // Now and then outside the root, so it grows.
-              const p =
-                rnd() < 0.03
-                  ? ([rnd() * 300 - 100, rnd() * 300 - 100] as [number, number])
-                  : makePoint(c.kind, rnd);
-              if (points.has(id)) tree.move(id, p[0], p[1]);
-              else tree.insert(id, p[0], p[1]);
-              points.set(id, p);
-            } else if (op < 0.8) {
-              const [x, y] = points.get(id)!;
-              const p: [number, number] = [x + (rnd() - 0.5) * 4, y + (rnd() - 0.5) * 4];
-              tree.move(id, p[0], p[1]);
-              points.set(id, p);
-            } else {
-              tree.remove(id);
-              points.delete(id);
-            }
-          }
+          churn(tree, points, c.kind, rnd, 80);
           checkInvariants(tree);
           for (const r of c.radii) expectSeparation(tree, points, r);
         }
