@@ -203,10 +203,7 @@ export function shrinkRoot(t: TreeState, edge: boolean, stray: boolean): void {
       if (refitDown(t)) changed = true;
     } else {
       const halved = halveToItems(t);
-      const reach = t.root.half;
-      fitReach(t, reach);
-      const fitted = stray && allWithin(t, reach[0], reach[1], reach[2], reach[3]) && fitToItems(t);
-      if (fitted || halved) {
+      if ((stray && withinFitReach(t) && fitToItems(t)) || halved) {
         rebuild(t);
         changed = true;
       }
@@ -274,6 +271,16 @@ export function halfToward(t: TreeState, r: Float64Array, out: Float64Array): vo
   out[1] = Math.min(cy < my ? r[1] : my, ib.minY);
   out[2] = Math.max(cx < mx ? mx : r[2], ib.maxX);
   out[3] = Math.max(cy < my ? my : r[3], ib.maxY);
+}
+
+/**
+ * Whether every item lies where a doubling of the constructor's bounds narrower than the root could reach
+ * (rootFit.ts's fitReach): the check before the fit's walks, which stops at the first item outside.
+ */
+function withinFitReach(t: TreeState): boolean {
+  const reach = t.root.half;
+  fitReach(t, reach);
+  return allWithin(t, reach[0], reach[1], reach[2], reach[3]);
 }
 
 /**
