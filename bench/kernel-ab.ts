@@ -2,7 +2,7 @@
  * Two builds of the WebAssembly separation kernel on the same tree, alternated in one process and timed by
  * CPU time: for a kernel change's before and after on a busy machine (bench:ab does this for the library's
  * JavaScript; the kernel's module is a singleton there). Each build is a folder holding its wasm.ts and
- * separationWasm.ts, e.g. `git archive <commit> src/quadtree/kernels | tar -x -C /tmp/a`. The tree is the
+ * separationWasm.ts, e.g. `git archive <commit> src/quadtree/crowd | tar -x -C /tmp/a` (then A_DIR is /tmp/a/src/quadtree/crowd; before the v4 layout, src/quadtree/kernels). The tree is the
  * scene's after 30 frames (moved by the JavaScript kernel, so both builds see the same positions).
  *
  *   npx tsx --conditions=point-quadtree-source bench/kernel-ab.ts A_DIR B_DIR [default|swarm] [enemies]
@@ -18,9 +18,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setSeparationKernel } from 'point-quadtree';
-import { distanceScale } from 'point-quadtree/internal/distance';
-import { SPARSE, WIDE_SIDE } from 'point-quadtree/internal/separation';
-import type { TreeState } from 'point-quadtree/internal/state';
+import { distanceScale } from 'point-quadtree/internal/core/distance';
+import type { TreeState } from 'point-quadtree/internal/core/state';
+import { SPARSE, WIDE_SIDE } from 'point-quadtree/internal/crowd/separation';
 import { defaultLevel, parseLevel } from '../src/sim/level';
 import { DEFAULT_SETTINGS } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';

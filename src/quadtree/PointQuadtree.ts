@@ -3,7 +3,6 @@
  * (one file per algorithm, each a function over the tree's TreeState: see state.ts for the storage layout).
  */
 
-import { buildFrom } from './build';
 import {
   checkCallback,
   checkCoordinate,
@@ -20,21 +19,22 @@ import {
   NAME,
   notANumber,
   rectArg,
-} from './checks';
-import { holds } from './geometry';
-import { insertItem, removeItem } from './insert';
-import { compactPool } from './leaves';
-import { moveOut, moveWithin } from './move';
-import { moveAll } from './moveAll';
-import { nearestInto } from './nearest';
-import { ensureIdCapacity, resetNodes } from './nodes';
-import { forEachPair, OUT_OF_ROOM, pairsInBuffers, pairsInto } from './pairs';
-import { appendResults, circleInto, rectInto, resultBuffer } from './query';
-import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './root';
-import { type CountArray, querySeparation, type SumArray } from './separation';
-import { TreeState } from './state';
-import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './types';
-import { treeStats, visitCircle, visitNodes } from './visit';
+} from './core/checks';
+import { holds } from './core/geometry';
+import { compactPool } from './core/leaves';
+import { ensureIdCapacity, resetNodes } from './core/nodes';
+import { TreeState } from './core/state';
+import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './core/types';
+import { type CountArray, querySeparation, type SumArray } from './crowd/separation';
+import { nearestInto } from './query/nearest';
+import { forEachPair, OUT_OF_ROOM, pairsInBuffers, pairsInto } from './query/pairs';
+import { appendResults, circleInto, rectInto, resultBuffer } from './query/range';
+import { treeStats, visitCircle, visitNodes } from './query/visit';
+import { buildFrom } from './update/build';
+import { insertItem, removeItem } from './update/insert';
+import { moveOut, moveWithin } from './update/move';
+import { moveAll } from './update/moveAll';
+import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './update/root';
 
 /**
  * The storage of a tree, as `tree[INTERNALS]()` hands it out: for the invariant checker in debug.ts and for

@@ -9,6 +9,6 @@ export {
   SeparationTeam,
   type SeparationTeamFigures,
   type SeparationTeamOptions,
-} from './team';
-export { serveSeparation } from './teamHelper';
-export { isSeparationHelperMessage, MAX_HELPERS, type SeparationHelperMessage } from './teamLayout';
+} from './parallel/team';
+export { serveSeparation } from './parallel/teamHelper';
+export { isSeparationHelperMessage, MAX_HELPERS, type SeparationHelperMessage } from './parallel/teamLayout';

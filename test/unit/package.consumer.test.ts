@@ -132,7 +132,7 @@ try {
 }
 let internal = null;
 try {
-  await import('${NAME}/internal/ItemPool');
+  await import('${NAME}/internal/core/ItemPool');
 } catch (e) {
   internal = e.code;
 }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { checkInvariants, PointQuadtree } from 'point-quadtree';
-import { isFixed } from 'point-quadtree/internal/checks';
+import { isFixed } from 'point-quadtree/internal/core/checks';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 

@@ -1,4 +1,4 @@
-import { NearestK, NodeQueue } from 'point-quadtree/internal/heap';
+import { NearestK, NodeQueue } from 'point-quadtree/internal/core/heap';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 

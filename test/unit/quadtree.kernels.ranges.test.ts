@@ -1,6 +1,6 @@
 import { PointQuadtree } from 'point-quadtree';
-import { distanceScale } from 'point-quadtree/internal/distance';
-import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
+import { distanceScale } from 'point-quadtree/internal/core/distance';
+import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 

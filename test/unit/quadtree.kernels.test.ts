@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { SEPARATION_WASM } from 'point-quadtree/internal/kernels/separationWasm';
-import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
+import { SEPARATION_WASM } from 'point-quadtree/internal/crowd/separationWasm';
+import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { describe, expect, it } from 'vitest';
 
 describe('WebAssembly kernels', () => {
   it('the embedded bytes are what npm run build:kernels makes from kernels/separation.ts', () => {
     // Throws (exit 1, with the reason) when they differ.
-    const out = execFileSync(process.execPath, ['kernels/build.mjs', '--check'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['src/quadtree/crowd/kernels/build.mjs', '--check'], {
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/matches a rebuild/);
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
-import { distanceScale } from 'point-quadtree/internal/distance';
-import { separationWasm } from 'point-quadtree/internal/kernels/wasm';
-import { setKernelMemoryCap } from 'point-quadtree/internal/kernels/wasmLayout';
+import { distanceScale } from 'point-quadtree/internal/core/distance';
+import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
+import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allocatedDuring } from '../../bench/memory';
 import { gaussian, mulberry32 } from '../../src/sim/random';

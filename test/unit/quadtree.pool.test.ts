@@ -1,4 +1,4 @@
-import { classBelow, classCapacity, classFor, ItemPool } from 'point-quadtree/internal/ItemPool';
+import { classBelow, classCapacity, classFor, ItemPool } from 'point-quadtree/internal/core/ItemPool';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 

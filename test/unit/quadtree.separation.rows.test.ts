@@ -1,5 +1,5 @@
 import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
-import { distanceScale } from 'point-quadtree/internal/distance';
+import { distanceScale } from 'point-quadtree/internal/core/distance';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 

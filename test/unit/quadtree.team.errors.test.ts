@@ -8,7 +8,7 @@ import {
   STATE,
   STOP,
   STOPPED,
-} from 'point-quadtree/internal/teamLayout';
+} from 'point-quadtree/internal/parallel/teamLayout';
 import { type SeparationHelperPort, SeparationTeam, serveSeparation } from 'point-quadtree/parallel';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';

@@ -10,7 +10,7 @@ import {
   SEEN,
   SEQ,
   STATE,
-} from 'point-quadtree/internal/teamLayout';
+} from 'point-quadtree/internal/parallel/teamLayout';
 import {
   type SeparationHelperMessage,
   type SeparationHelperPort,

@@ -4,12 +4,12 @@
  * shape covers without testing them (collectAll), and tests a leaf's items in pool order.
  */
 
-import { outOfRoom } from './checks';
-import { distanceScale } from './distance';
-import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, quadrant, rectDist2 } from './geometry';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
-import type { QueryStats } from './types';
+import { outOfRoom } from '../core/checks';
+import { distanceScale } from '../core/distance';
+import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, quadrant, rectDist2 } from '../core/geometry';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
+import type { QueryStats } from '../core/types';
 
 /** query.ts's scratch. */
 export class QueryScratch {

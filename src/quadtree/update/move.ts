@@ -4,11 +4,11 @@
  * (PointQuadtree.move inlines the in-place case; moveAll's one-by-one path calls moveItem.)
  */
 
-import { holds } from './geometry';
+import { holds } from '../core/geometry';
+import { compactPool } from '../core/leaves';
+import type { TreeState } from '../core/state';
 import { refile } from './insert';
-import { compactPool } from './leaves';
 import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './root';
-import type { TreeState } from './state';
 
 /** Moves present `id` to the finite point (p[0], p[1]): the whole rule of move, arguments checked. */
 export function moveItem(t: TreeState, id: number, p: Float64Array): void {

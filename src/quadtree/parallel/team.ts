@@ -14,12 +14,10 @@
  * takes milliseconds).
  */
 
-import { checkRadius, NAME } from './checks';
-import { distanceScale } from './distance';
-import { separationWasm } from './kernels/wasm';
-import { KernelRoomError } from './kernels/wasmLayout';
-import { idEnd } from './nodes';
-import { INTERNALS, type PointQuadtree } from './PointQuadtree';
+import { checkRadius, NAME } from '../core/checks';
+import { distanceScale } from '../core/distance';
+import { idEnd } from '../core/nodes';
+import type { TreeState } from '../core/state';
 import {
   type CountArray,
   checkOut,
@@ -28,8 +26,10 @@ import {
   separationInto,
   separationKernel,
   WIDE_SIDE,
-} from './separation';
-import type { TreeState } from './state';
+} from '../crowd/separation';
+import { separationWasm } from '../crowd/wasm';
+import { KernelRoomError } from '../crowd/wasmLayout';
+import { INTERNALS, type PointQuadtree } from '../PointQuadtree';
 import {
   ATTACHED,
   type Capacity,

@@ -29,7 +29,7 @@
  * Every region starts on a 16-byte boundary.
  */
 
-import { describe, NAME } from './checks';
+import { describe, NAME } from '../core/checks';
 
 export const SEQ = 0;
 export const STOP = 1;

@@ -14,13 +14,13 @@
  * over the fused call's leaf-pair walk, docs/crowd.md), which finds the same pairs.
  */
 
-import { NAME } from './checks';
-import { distanceScale } from './distance';
-import { pointRectDist2 } from './geometry';
-import { KernelRoomError } from './kernels/wasmLayout';
-import { SeparationScratch, SPARSE, wasmKernel } from './separation';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
+import { NAME } from '../core/checks';
+import { distanceScale } from '../core/distance';
+import { pointRectDist2 } from '../core/geometry';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
+import { SeparationScratch, SPARSE, wasmKernel } from '../crowd/separation';
+import { KernelRoomError } from '../crowd/wasmLayout';
 
 /** Squared gap between the rectangles of nodes a and b (0 when they touch or overlap), differences times s. */
 export function gap2(r: Float64Array, a: number, b: number, s: number): number {

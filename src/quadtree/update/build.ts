@@ -12,13 +12,13 @@ import {
   MAX_ID,
   NAME,
   snapshot,
-} from './checks';
-import { extendBox, growToCover, midpoint, quadrant } from './geometry';
-import { copyItem } from './ItemPool';
-import { leavesBelow } from './leaves';
-import { allocGroup, ensureIdCapacity, initChildren, resizeNodes, syncLoose } from './nodes';
-import { canSplit } from './split';
-import type { TreeState } from './state';
+} from '../core/checks';
+import { extendBox, growToCover, midpoint, quadrant } from '../core/geometry';
+import { copyItem } from '../core/ItemPool';
+import { leavesBelow } from '../core/leaves';
+import { allocGroup, ensureIdCapacity, initChildren, resizeNodes, syncLoose } from '../core/nodes';
+import { canSplit } from '../core/split';
+import type { TreeState } from '../core/state';
 
 /**
  * from()'s body, on a new empty tree: checks the arrays (throws before building anything; each entry is read

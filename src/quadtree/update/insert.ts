@@ -3,10 +3,10 @@
  * the new position and down again (a move that leaves its leaf). Removing one: up from its leaf, merging.
  */
 
-import { childFor, holds } from './geometry';
-import { appendToLeaf, removeFromLeaf } from './leaves';
-import { canSplit, collapse, splitLeaf } from './split';
-import type { TreeState } from './state';
+import { childFor, holds } from '../core/geometry';
+import { appendToLeaf, removeFromLeaf } from '../core/leaves';
+import { canSplit, collapse, splitLeaf } from '../core/split';
+import type { TreeState } from '../core/state';
 
 /**
  * Adds an item to a leaf (whose ancestors already count it). A leaf already at maxItems that may split

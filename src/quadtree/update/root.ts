@@ -4,14 +4,14 @@
  * the constructor's bounds when the items allow.
  */
 
+import { covers, doubleToward, extendBox, growToCover, midpoint } from '../core/geometry';
+import { leavesBelow } from '../core/leaves';
+import { allocGroup, freeGroup, initChildren, syncLoose } from '../core/nodes';
+import { splitDown } from '../core/split';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
 import { rebuild } from './build';
-import { covers, doubleToward, extendBox, growToCover, midpoint } from './geometry';
-import { leavesBelow } from './leaves';
-import { allocGroup, freeGroup, initChildren, syncLoose } from './nodes';
 import { fitReach, fitToItems } from './rootFit';
-import { splitDown } from './split';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
 
 /** root.ts's scratch. */
 export class RootScratch {

@@ -40,17 +40,17 @@
  * algorithm that allocates nodes or slots re-reads `t.nodeBounds`, `t.pool.xy`, ... afterwards.
  */
 
+import { NearestScratch } from '../query/nearest';
+import { PairScratch } from '../query/pairs';
+import { QueryScratch } from '../query/range';
+import { VisitScratch } from '../query/visit';
+import { MoveAllScratch } from '../update/moveAll';
+import { RootScratch } from '../update/root';
 import type { CheckedOptions } from './checks';
 import { ItemPool } from './ItemPool';
 import { LeafList } from './leaves';
-import { MoveAllScratch } from './moveAll';
-import { NearestScratch } from './nearest';
-import { PairScratch } from './pairs';
-import { QueryScratch } from './query';
-import { RootScratch } from './root';
 import { NodeStack } from './stack';
 import type { Bounds } from './types';
-import { VisitScratch } from './visit';
 
 /** The storage of one tree (layout above) and, apart, the scratch each algorithm owns. One fixed shape. */
 export class TreeState {

@@ -4,12 +4,12 @@
  * skip a node's children.
  */
 
-import { NAME } from './checks';
-import { distanceScale } from './distance';
-import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, rectDist2 } from './geometry';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
-import type { NodeInfo, TreeStats } from './types';
+import { NAME } from '../core/checks';
+import { distanceScale } from '../core/distance';
+import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, rectDist2 } from '../core/geometry';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
+import type { NodeInfo, TreeStats } from '../core/types';
 
 /** visit.ts's scratch: the walk's nodes, a tag per entry (depth, and for visitCircle a "covered" bit). */
 export class VisitScratch {

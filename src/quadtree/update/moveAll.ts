@@ -4,17 +4,17 @@
  * the root must grow or may shrink on the way, it falls back to moving one by one, which defines the result.
  */
 
+import { checkArrayLike, checkCoordinate, checkExtent, isFixed, NAME } from '../core/checks';
+import { childFor, extendBox, holds, midpoint } from '../core/geometry';
+import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from '../core/leaves';
+import { idEnd } from '../core/nodes';
+import { canSplit, collapse, splitDown } from '../core/split';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
 import { rebuild } from './build';
-import { checkArrayLike, checkCoordinate, checkExtent, isFixed, NAME } from './checks';
-import { childFor, extendBox, holds, midpoint } from './geometry';
-import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from './leaves';
 import { moveItem } from './move';
-import { idEnd } from './nodes';
 import { halfToward, holdsInitial, isGrown } from './root';
 import { doublingsFor, narrower, outerBox } from './rootFit';
-import { canSplit, collapse, splitDown } from './split';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
 
 /** moveAll.ts's scratch. */
 export class MoveAllScratch {

@@ -17,15 +17,15 @@
  * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
-import { checkRadius, describe, NAME } from './checks';
-import { distanceScale } from './distance';
-import { pointRectDist2 } from './geometry';
-import { type SeparationWasm, separationWasm } from './kernels/wasm';
-import { KernelRoomError } from './kernels/wasmLayout';
-import { idEnd } from './nodes';
-import { gap2, splitLarger } from './pairs';
-import { NodeStack } from './stack';
-import type { TreeState } from './state';
+import { checkRadius, describe, NAME } from '../core/checks';
+import { distanceScale } from '../core/distance';
+import { pointRectDist2 } from '../core/geometry';
+import { idEnd } from '../core/nodes';
+import { NodeStack } from '../core/stack';
+import type { TreeState } from '../core/state';
+import { gap2, splitLarger } from '../query/pairs';
+import { type SeparationWasm, separationWasm } from './wasm';
+import { KernelRoomError } from './wasmLayout';
 
 /** Per-id count output: any array type that holds a count exactly. */
 export type CountArray = Int32Array | Uint32Array | Float32Array | Float64Array;

@@ -10,7 +10,7 @@
  * of the two axes' needs.
  */
 
-import type { TreeState } from './state';
+import type { TreeState } from '../core/state';
 
 /**
  * Sets `out` (minX, minY, maxX, maxY) to the extent of the constructor's bounds and every item: for each

@@ -6,7 +6,7 @@
  * sums, writes them to its region of the shared buffer and marks the generation done.
  */
 
-import { separationWasm } from './kernels/wasm';
+import { separationWasm } from '../crowd/wasm';
 import {
   ATTACHED,
   CLAIM,

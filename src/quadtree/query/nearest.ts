@@ -3,11 +3,11 @@
  * so far in a bounded heap (heap.ts); stops when the nearest unopened node is farther than the k-th best.
  */
 
-import { spanScale } from './distance';
-import { rectDist2 } from './geometry';
-import { NearestK, NodeQueue } from './heap';
-import type { TreeState } from './state';
-import type { QueryStats } from './types';
+import { spanScale } from '../core/distance';
+import { rectDist2 } from '../core/geometry';
+import { NearestK, NodeQueue } from '../core/heap';
+import type { TreeState } from '../core/state';
+import type { QueryStats } from '../core/types';
 
 /** nearest.ts's scratch: the nodes to open, nearest first, and the best k items so far. */
 export class NearestScratch {
