@@ -17,10 +17,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setSeparationKernel } from 'point-quadtree';
+import { setSeparationKernel } from 'point-quadtree/crowd';
 import { distanceScale } from 'point-quadtree/internal/core/distance';
 import type { TreeState } from 'point-quadtree/internal/core/state';
-import { SPARSE, WIDE_SIDE } from 'point-quadtree/internal/crowd/separation';
+import { SPARSE, WIDE_SIDE } from 'point-quadtree/internal/query/leafPairs';
 import { defaultLevel, parseLevel } from '../src/sim/level';
 import { DEFAULT_SETTINGS } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';

@@ -4,9 +4,10 @@
  */
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import type { PointQuadtree } from 'point-quadtree';
+import type { CrowdQuadtree } from 'point-quadtree/crowd';
 import type { Built } from './contender';
 import { applySteps, copyPoints, DATA_KINDS, makeCentres, makeSteps, type Points } from './data';
-import { buildTree, type OursConfig } from './ours';
+import { buildCrowdTree, buildTree, type OursConfig } from './ours';
 import { gc, sink } from './timing';
 import { type Context, type Entry, points, row, rowLabel, W2_CENTRES } from './workloads';
 
@@ -100,9 +101,11 @@ interface FrameQueries {
   readonly scenePath: boolean;
   /** How the frame's moves reach the tree: one moveAll, or move per point. */
   readonly moves: 'moveAll' | 'move';
+  /** Whether it runs on the crowd's tree (CrowdQuadtree, point-quadtree/crowd): its separation and its pair join. */
+  readonly crowd?: boolean;
   /** One r=50 query at a centre and ALLOC_QUERIES_PER_FRAME r=10 queries around points; total hits. */
   run(
-    tree: PointQuadtree,
+    tree: CrowdQuadtree,
     xs: Float64Array,
     ys: Float64Array,
     cx: Float64Array,
@@ -174,6 +177,7 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
     control: false,
     scenePath: true,
     moves: 'moveAll',
+    crowd: true,
     run(tree) {
       return tree.querySeparationInto(CROWD_RADIUS, crowdCounts, crowdSumX, crowdSumY);
     },
@@ -183,6 +187,7 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
     control: false,
     scenePath: false,
     moves: 'moveAll',
+    crowd: true,
     run(tree) {
       return tree.queryPairsInto(CROWD_RADIUS, pairA, pairB);
     },
@@ -265,7 +270,10 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
     if (/queryCircleInto|querySeparationInto|queryPairsInto/.test(v.name) && !typed) continue;
     ctx.progress(`alloc N=${n} ${v.name}`);
     const { xs, ys } = copyPoints(p);
-    const tree = buildTree({ ...p, xs, ys }, cfg, 'from');
+    // The plain class where the frame needs no more (a CrowdQuadtree is one too: the run's type is the wider).
+    const tree = (
+      v.crowd ? buildCrowdTree({ ...p, xs, ys }, cfg) : buildTree({ ...p, xs, ys }, cfg, 'from')
+    ) as CrowdQuadtree;
     let frame = 0;
     const runFrames = (count: number): number => {
       let hits = 0;

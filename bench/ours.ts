@@ -4,6 +4,7 @@
  * `queryCircleInto` when the library has it).
  */
 import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { CrowdQuadtree } from 'point-quadtree/crowd';
 import type { Built, Contender } from './contender';
 import { type Points, WORLD } from './data';
 
@@ -161,6 +162,11 @@ export function oursInsert(cfg: OursConfig): Contender {
 /** Ours, bulk-loaded, queried by `queryCircleInto` into a reused Int32Array (only if the library has it). */
 export function oursTyped(cfg: OursConfig): Contender {
   return { name: 'ours', options: describeOptions(cfg), build: (p) => typedQueries(fromBulk(p, cfg)) };
+}
+
+/** The crowd's tree (point-quadtree/crowd), bulk-loaded: for the crowd's calls in the zero-allocation check. */
+export function buildCrowdTree(p: Points, cfg: OursConfig): CrowdQuadtree {
+  return CrowdQuadtree.from(treeOptions(cfg), p.ids, p.xs, p.ys);
 }
 
 /** The bare tree (for the memory and zero-allocation checks). */

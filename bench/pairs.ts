@@ -1,5 +1,6 @@
 /**
- * W6: all pairs within r. Ours answers it directly (`queryPairsInto`, a self-join over the tree); the
+ * W6: all pairs within r. Ours answers it directly (`queryPairsInto`, a self-join over the tree: a
+ * CrowdQuadtree's WebAssembly join, and a PointQuadtree's JavaScript one beside it); the
  * peers have no such query, so each runs what a user of it would write: one circle query per point at its
  * fastest API, keeping the hits j > i so every pair is counted once. Brute force is the O(n²) double loop
  * over j > i (sampled rows, scaled, where the full loop would take too long).
@@ -9,7 +10,8 @@
  */
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
-import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
+import { PointQuadtree } from 'point-quadtree';
+import { CrowdQuadtree, separationKernel } from 'point-quadtree/crowd';
 import { type DataKind, makePoints, type Points, WORLD } from './data';
 import type { TargetLine } from './report';
 import { measureMany, type TimingOptions } from './timing';
@@ -25,13 +27,18 @@ export interface PairRow {
   bruteStride: number;
 }
 
+/** queryPairsInto of the crowd's tree (CrowdQuadtree: the WebAssembly join where it compiles). */
 function oursJob(p: Points, r: number): () => number {
-  const tree = PointQuadtree.from(
-    { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } },
-    p.ids,
-    p.xs,
-    p.ys,
-  );
+  return pairsJob(p, r, CrowdQuadtree);
+}
+
+/** The same call on a PointQuadtree: the JavaScript join (the crowd's reference and fallback). */
+function oursJsJob(p: Points, r: number): () => number {
+  return pairsJob(p, r, PointQuadtree);
+}
+
+function pairsJob(p: Points, r: number, Tree: typeof PointQuadtree): () => number {
+  const tree = Tree.from({ bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } }, p.ids, p.xs, p.ys);
   let outA = new Int32Array(1024);
   let outB = new Int32Array(1024);
   // Size the outputs once (a game keeps them from frame to frame).
@@ -47,20 +54,9 @@ function oursJob(p: Points, r: number): () => number {
   return () => tree.queryPairsInto(r, outA, outB);
 }
 
-/** The same call on the JavaScript kernel (the reference and fallback), switched for this call only. */
-function oursJsJob(p: Points, r: number): () => number {
-  const run = oursJob(p, r);
-  return () => {
-    setSeparationKernel('js');
-    const found = run();
-    setSeparationKernel('auto');
-    return found;
-  };
-}
-
 /** The fused call: per-item neighbour counts and separation sums instead of the pairs (returns the pairs). */
 function oursSumsJob(p: Points, r: number): () => number {
-  const tree = PointQuadtree.from(
+  const tree = CrowdQuadtree.from(
     { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } },
     p.ids,
     p.xs,
@@ -213,7 +209,7 @@ export function pairsTable(rows: readonly PairRow[]): string {
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, c) => (c < 3 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
   return [
-    `## W6: all pairs within r (queryPairsInto, ${separationKernel()} kernel; peers: one withinInto / search per point, keeping j > i)`,
+    `## W6: all pairs within r (CrowdQuadtree.queryPairsInto, ${separationKernel()} kernel; peers: one withinInto / search per point, keeping j > i)`,
     '',
     line(head),
     `|${widths.map((w, c) => (c < 3 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
@@ -221,7 +217,8 @@ export function pairsTable(rows: readonly PairRow[]): string {
     '',
     'ms per full pass over every pair (median). ~ = brute force timed on every 20th row of its double loop',
     "(every 200th in --quick) and scaled up. Every contender's pair count is checked against ours.",
-    "ours js = queryPairsInto on the JavaScript kernel (setSeparationKernel('js')), not in the ratios.",
+    "ours = a CrowdQuadtree's (point-quadtree/crowd); ours js = a PointQuadtree's, the JavaScript join (what",
+    "setSeparationKernel('js') gives a CrowdQuadtree too), not in the ratios.",
     `ours sums = querySeparationInto (${separationKernel()} kernel): per-item neighbour counts and separation`,
     "sums instead of the pairs (the crowd scene's call), not in the ratios.",
   ].join('\n');

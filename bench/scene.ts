@@ -20,7 +20,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { separationKernel, setSeparationKernel } from 'point-quadtree';
+import { separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
 import { SeparationTeam } from 'point-quadtree/parallel';
 import { Crowd, pairsChecked } from '../src/sim/crowd';
 import { ChangeList } from '../src/sim/detection';

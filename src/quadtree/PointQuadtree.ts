@@ -25,7 +25,6 @@ import { compactPool } from './core/leaves';
 import { ensureIdCapacity, resetNodes } from './core/nodes';
 import { TreeState } from './core/state';
 import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './core/types';
-import { type CountArray, querySeparation, type SumArray } from './crowd/separation';
 import { nearestInto } from './query/nearest';
 import { forEachPair, OUT_OF_ROOM, pairsInBuffers, pairsInto } from './query/pairs';
 import { appendResults, circleInto, rectInto, resultBuffer } from './query/range';
@@ -344,10 +343,9 @@ export class PointQuadtree {
    * `dx * dx + dy * dy <= radius * radius`), each pair exactly once, and writes pair i as
    * `(outA[i], outB[i])` in no particular order (either id may come first). A self-join over the tree:
    * each leaf against itself and against the leaves within reach of it, each pair of leaves once, pruned by
-   * the nodes' rectangles (grown by `looseness`, so the answer is exact with loose leaves too). Runs in the
-   * WebAssembly SIMD kernel where it compiles (a leaf and its partners in one row, an f32 pre-test that
-   * never drops a pair, then the exact rule in float64), else, or after `setSeparationKernel('js')`, in
-   * JavaScript: the same pairs either way, perhaps in another order. No allocation once the tree has
+   * the nodes' rectangles (grown by `looseness`, so the answer is exact with loose leaves too). In
+   * JavaScript here; a CrowdQuadtree (`point-quadtree/crowd`) runs it in its WebAssembly SIMD kernel where
+   * that compiles: the same pairs either way, perhaps in another order. No allocation once the tree has
    * answered one such query. Radius 0 pairs coincident points.
    * @param outA - ids, one per pair; entries past the returned count may be overwritten.
    * @param outB - the other id of each pair.
@@ -369,27 +367,6 @@ export class PointQuadtree {
       `${NAME}: outA and outB (length ${Math.min(outA.length, outB.length)}) are too small for the ` +
         `${needed} pairs within radius ${describe(radius)}; give them length >= ${needed}`,
     );
-  }
-
-  /**
-   * For every item p, the other items q within `radius` of it (closed, as {@link PointQuadtree.queryPairsInto}
-   * finds them) summed into per-id outputs, without storing a pair: `counts[p]` = how many, and
-   * (`sumX[p]`, `sumY[p]`) = the sum of p's separation pushes, each `(p - q) * (1 / d - 1 / radius)` with
-   * d = |p - q|: a push away from q of length `(radius - d) / radius` (1 when they coincide, 0 at the
-   * radius). Coincident items push along x by 1, the lower id to -x. Entries 0 to the largest id in the
-   * tree are overwritten (0 for an id not in the tree or without a neighbour); later entries are left
-   * alone. The same join as queryPairsInto, fused with the sums; the list of leaf pairs it walks is kept
-   * while the tree's structure ({@link PointQuadtree.version}) and the radius stay the same. No allocation
-   * once the tree has answered one such query. Sums are accumulated in float64 (in any order, so they may differ from a sequential sum
-   * in the last bits) and stored in the outputs' type.
-   * @returns the number of unordered pairs within `radius` (half the sum of the counts).
-   * @throws RangeError if `radius` is not a finite number >= 0, or an output is shorter than the largest id
-   *   in the tree plus one; TypeError if `counts` is not an Int32Array, Uint32Array, Float32Array or
-   *   Float64Array, or a sum is not a Float32Array or Float64Array. Nothing is written then. The tree is
-   *   never changed.
-   */
-  querySeparationInto(radius: number, counts: CountArray, sumX: SumArray, sumY: SumArray): number {
-    return querySeparation(this.t, radius, counts, sumX, sumY);
   }
 
   /**

@@ -10,7 +10,7 @@
  *
  * Nothing here allocates per frame: the counts, pushes and flags are sized once for every enemy.
  */
-import { type PointQuadtree, separationKernel } from 'point-quadtree';
+import { type CrowdQuadtree, separationKernel } from 'point-quadtree/crowd';
 import type { OneThreadReason, SeparationTeam } from 'point-quadtree/parallel';
 import type { ChangeList } from './detection';
 import { clamp, type GroundRect } from './world';
@@ -129,7 +129,7 @@ export class Crowd {
    * go to `changes`). Returns the pair count.
    */
   find(
-    tree: PointQuadtree,
+    tree: CrowdQuadtree,
     xs: Float32Array,
     zs: Float32Array,
     count: number,
@@ -153,7 +153,7 @@ export class Crowd {
    * computed again here first. Timed into {@link separateMs}.
    */
   separate(
-    tree: PointQuadtree,
+    tree: CrowdQuadtree,
     xs: Float32Array,
     zs: Float32Array,
     count: number,
@@ -178,7 +178,7 @@ export class Crowd {
    * whether the team's helper threads may take part (the `workers` setting).
    */
   computePushes(
-    tree: PointQuadtree,
+    tree: CrowdQuadtree,
     xs: Float32Array,
     zs: Float32Array,
     count: number,

@@ -11,7 +11,8 @@
  * recolouring is driven by one {@link ChangeList}.
  */
 
-import { type Bounds, PointQuadtree } from 'point-quadtree';
+import type { Bounds } from 'point-quadtree';
+import { CrowdQuadtree } from 'point-quadtree/crowd';
 import { Crowd, SEPARATION_GAIN } from './crowd';
 import { ChangeList, FoundSet, scanCircle, scanRect } from './detection';
 import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
@@ -43,7 +44,7 @@ export class Simulation {
   readonly headX: Float32Array;
   readonly headZ: Float32Array;
   count = 0;
-  tree: PointQuadtree;
+  tree: CrowdQuadtree;
   readonly found: FoundSet;
   readonly inRect: FoundSet;
   /** Crowd mode: the pairs within the crowd radius, who has a neighbour, separation (see {@link Crowd}). */
@@ -134,8 +135,8 @@ export class Simulation {
     };
   }
 
-  private emptyTree(): PointQuadtree {
-    return new PointQuadtree(this.treeOptions());
+  private emptyTree(): CrowdQuadtree {
+    return new CrowdQuadtree(this.treeOptions());
   }
 
   /**
@@ -145,7 +146,7 @@ export class Simulation {
   rebuildTree(): void {
     const t0 = performance.now();
     const n = this.count;
-    this.tree = PointQuadtree.from(
+    this.tree = CrowdQuadtree.from(
       this.treeOptions(),
       this.ids.subarray(0, n),
       this.xs.subarray(0, n),

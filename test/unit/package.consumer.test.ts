@@ -106,8 +106,10 @@ function brutePairs(xs: number[], ys: number[], r: number): string[] {
 
 /** What a user writes in Node: plain ESM, the package by its name. Prints its answers as JSON. */
 const CONSUMER_MJS = `import { readFileSync } from 'node:fs';
-import { PointQuadtree } from '${NAME}';
+import * as main from '${NAME}';
+import { CrowdQuadtree, separationKernel } from '${NAME}/crowd';
 import { checkInvariants } from '${NAME}/debug';
+const { PointQuadtree } = main;
 
 const { ids, start, moved, queries, pairRadius } = JSON.parse(readFileSync(new URL('./data.json', import.meta.url), 'utf8'));
 const tree = PointQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 }, maxItems: 16 }, ids, start.xs, start.ys);
@@ -136,20 +138,38 @@ try {
 } catch (e) {
   internal = e.code;
 }
-console.log(JSON.stringify({ size: tree.size, before, nearestBefore, after, pairs, error, internal }));
+// The crowd's tree (the opt-in subpath): its pair join (WebAssembly here) and the fused separation join.
+const crowd = CrowdQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 } }, ids, moved.xs, moved.ys);
+checkInvariants(crowd);
+const m = crowd.queryPairsInto(pairRadius, outA, outB);
+const crowdPairs = [];
+for (let i = 0; i < m; i++) crowdPairs.push(Math.min(outA[i], outB[i]) + '-' + Math.max(outA[i], outB[i]));
+const counts = new Int32Array(ids.length);
+const found = crowd.querySeparationInto(pairRadius, counts, new Float64Array(ids.length), new Float32Array(ids.length));
+const entry = Object.keys(main).sort();
+const kernel = separationKernel();
+console.log(JSON.stringify({ size: tree.size, before, nearestBefore, after, pairs, error, internal, crowdPairs, counts: Array.from(counts), found, entry, kernel }));
 `;
 
 /** A strict TypeScript user of the public types. The @ts-expect-error lines fail if the types were `any`. */
 const CONSUMER_TS = `import {
   type Bounds,
-  checkInvariants as fromRoot,
   type NodeInfo,
   PointQuadtree,
   type QuadtreeOptions,
   type QueryStats,
   type TreeStats,
 } from '${NAME}';
+import {
+  type CountArray,
+  CrowdQuadtree,
+  type SeparationKernel,
+  type SumArray,
+  separationKernel,
+  setSeparationKernel,
+} from '${NAME}/crowd';
 import { checkInvariants } from '${NAME}/debug';
+import { type SeparationHelperPort, SeparationTeam, type SeparationTeamFigures } from '${NAME}/parallel';
 
 const bounds: Bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 const options: QuadtreeOptions = { bounds, maxItems: 16, minSize: 0.5, looseness: 1 };
@@ -171,7 +191,17 @@ const grown: Bounds = tree.bounds;
 const removed: boolean = tree.remove(0);
 const limits: number = PointQuadtree.MAX_ID + PointQuadtree.DEFAULTS.maxItems;
 checkInvariants(tree);
-fromRoot(tree);
+
+const crowd: PointQuadtree = CrowdQuadtree.from(options, [0, 1], [1, 2], [3, 4]);
+const counts: CountArray = new Uint32Array(2);
+const sums: SumArray = new Float32Array(2);
+const pairsNear: number = (crowd as CrowdQuadtree).querySeparationInto(2, counts, sums, new Float64Array(2));
+setSeparationKernel('js');
+const kernel: SeparationKernel = separationKernel();
+const port: SeparationHelperPort = { postMessage: () => {} };
+const team = new SeparationTeam([port]);
+const figures: SeparationTeamFigures = team.last;
+team.dispose();
 
 // @ts-expect-error maxItems is a number
 const wrongOption: QuadtreeOptions = { bounds, maxItems: 'many' };
@@ -179,8 +209,27 @@ const wrongOption: QuadtreeOptions = { bounds, maxItems: 'many' };
 tree.queryCircleInto(0, 0, 1, [0, 0]);
 // @ts-expect-error maxItems is read-only
 tree.maxItems = 3;
+// @ts-expect-error the fused separation join is the crowd's (point-quadtree/crowd), not every tree's
+tree.querySeparationInto(2, counts, sums, sums);
+// @ts-expect-error the team takes a CrowdQuadtree
+team.querySeparationInto(tree, 2, counts, sums, sums);
 
-export { count, found, grown, inRect, last, limits, near, pairCount, removed, stats, wrongOption };
+export {
+  count,
+  figures,
+  found,
+  grown,
+  inRect,
+  kernel,
+  last,
+  limits,
+  near,
+  pairCount,
+  pairsNear,
+  removed,
+  stats,
+  wrongOption,
+};
 `;
 
 const STRICT = {
@@ -207,6 +256,52 @@ const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } 
 checkInvariants(tree);
 console.log(tree.size);
 `;
+
+/** The crowd's tree: the opt-in subpath with the WebAssembly kernels and the fused separation join. */
+const BUNDLE_CROWD = `import { CrowdQuadtree } from '${NAME}/crowd';
+const tree = CrowdQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 } }, [0, 1], [1, 2], [3, 4]);
+const counts = new Int32Array(2);
+console.log(tree.querySeparationInto(5, counts, new Float32Array(2), new Float32Array(2)));
+`;
+/** The calling thread's side of a separation team (the helpers' script imports serveSeparation alone). */
+const BUNDLE_PARALLEL = `import { CrowdQuadtree } from '${NAME}/crowd';
+import { SeparationTeam } from '${NAME}/parallel';
+const tree = CrowdQuadtree.from({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 } }, [0, 1], [1, 2], [3, 4]);
+const team = new SeparationTeam([]);
+console.log(team.querySeparationInto(tree, 5, new Int32Array(2), new Float32Array(2), new Float32Array(2)));
+`;
+
+/** The bundles the package README's size table lists, by the label of their row there. */
+const BUNDLES = [
+  { label: `\`{ PointQuadtree }\` from \`${NAME}\``, entry: 'tree.mjs', source: BUNDLE_TREE, prints: '2' },
+  {
+    label: `plus \`{ checkInvariants }\` from \`${NAME}/debug\``,
+    entry: 'debug.mjs',
+    source: BUNDLE_DEBUG,
+    prints: '0',
+  },
+  {
+    label: `\`{ CrowdQuadtree }\` from \`${NAME}/crowd\``,
+    entry: 'crowd.mjs',
+    source: BUNDLE_CROWD,
+    prints: '1',
+  },
+  {
+    label: `plus \`{ SeparationTeam }\` from \`${NAME}/parallel\``,
+    entry: 'parallel.mjs',
+    source: BUNDLE_PARALLEL,
+    prints: '1',
+  },
+] as const;
+
+/** The figures of the package README's bundle table, by row label: [min kB, min+gzip kB]. */
+function readmeSizes(readme: string): Map<string, [number, number]> {
+  const rows = new Map<string, [number, number]>();
+  for (const m of readme.matchAll(/^\| (.+?) \| ([\d.]+) kB \| ([\d.]+) kB \|$/gm)) {
+    rows.set(m[1], [Number(m[2]), Number(m[3])]);
+  }
+  return rows;
+}
 
 interface Minified {
   min: number;
@@ -277,6 +372,14 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       'dist/debug.js',
       'dist/debug.d.ts',
       'dist/debug.d.ts.map',
+      'dist/crowd.js',
+      'dist/crowd.d.ts',
+      'dist/parallel.js',
+      'dist/parallel.d.ts',
+      // The WebAssembly kernels' AssemblyScript sources and their build, beside the bytes built from them.
+      'crowd/kernels/separation.ts',
+      'crowd/kernels/build.mjs',
+      'crowd/separationWasm.ts',
     ]) {
       expect(packed, `the tarball should hold ${file}`).toContain(file);
     }
@@ -290,7 +393,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
   });
 
   it(
-    'answers from, queryCircleInto, nearest, moveAll and queryPairsInto in Node like brute force',
+    'answers from, queryCircleInto, nearest, moveAll, queryPairsInto and the crowd subpath in Node like brute force',
     async () => {
       await writeFile(
         path.join(consumer, 'data.json'),
@@ -305,6 +408,11 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
         pairs: string[];
         error: string | null;
         internal: string | null;
+        crowdPairs: string[];
+        counts: number[];
+        found: number;
+        entry: string[];
+        kernel: string;
       };
       expect(got.size).toBe(N);
       const b0 = oracle(start.xs, start.ys);
@@ -323,6 +431,15 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       const expected = brutePairs(moved.xs, moved.ys, PAIR_RADIUS);
       expect(expected.length).toBeGreaterThan(1000);
       expect(got.pairs.sort()).toEqual(expected);
+      // The crowd's tree finds the same pairs in its kernel, and counts each id's neighbours.
+      expect(got.kernel).toBe('wasm-simd');
+      expect(got.crowdPairs.sort()).toEqual(expected);
+      expect(got.found).toBe(expected.length);
+      const neighbours = new Array<number>(N).fill(0);
+      for (const pair of expected) for (const id of pair.split('-')) neighbours[Number(id)]++;
+      expect(got.counts).toEqual(neighbours);
+      // The main entry is the class alone: the checker is /debug's, the kernels /crowd's.
+      expect(got.entry).toEqual(['PointQuadtree']);
       expect(got.error).toMatch(/^RangeError: PointQuadtree: radius/);
       // The internal subpath resolves only inside this repository.
       expect(got.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
@@ -349,19 +466,30 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
   );
 
   it(
-    'bundles to a small file for a user of PointQuadtree alone, without the debug checker',
+    'bundles each entry point to the size the package README gives, the main one without the checker or the kernels',
     async () => {
-      await writeFile(path.join(consumer, 'tree.mjs'), BUNDLE_TREE);
-      await writeFile(path.join(consumer, 'debug.mjs'), BUNDLE_DEBUG);
-      const tree = await minified(consumer, 'tree.mjs');
-      const debug = await minified(consumer, 'debug.mjs');
-      // The checker's own message text is in the bundle exactly when it is imported.
+      const sizes = new Map<string, Minified>();
+      for (const b of BUNDLES) {
+        await writeFile(path.join(consumer, b.entry), b.source);
+        const out = await minified(consumer, b.entry);
+        sizes.set(b.label, out);
+        // Each bundle works on its own.
+        const bundled = b.entry.replace('.mjs', '.bundle.mjs');
+        await writeFile(path.join(consumer, bundled), out.text);
+        expect((await sh(process.execPath, [bundled], consumer)).trim(), b.entry).toBe(b.prints);
+      }
+      const tree = sizes.get(BUNDLES[0].label)!;
+      const debug = sizes.get(BUNDLES[1].label)!;
+      const crowd = sizes.get(BUNDLES[2].label)!;
+      // The checker's own message text is in a bundle exactly when it is imported; the WebAssembly module
+      // (base64 of its magic number "\0asm": AGFzbQ) and the fused join only in the crowd's.
       expect(tree.text).not.toContain('PointQuadtree invariant');
       expect(debug.text).toContain('PointQuadtree invariant');
+      expect(tree.text).not.toContain('AGFzbQ');
+      expect(tree.text).not.toContain('querySeparationInto');
+      expect(crowd.text).toContain('AGFzbQ');
       expect(tree.min).toBeLessThan(debug.min);
-      // The bundled tree works: two points moved to (5, 7) and (6, 8), both within 2 of (5, 7).
-      await writeFile(path.join(consumer, 'tree.bundle.mjs'), tree.text);
-      expect((await sh(process.execPath, ['tree.bundle.mjs'], consumer)).trim()).toBe('2');
+      expect(tree.min).toBeLessThan(crowd.min);
       // The peers the README compares with, bundled the same way (they are devDependencies of the root).
       await writeFile(path.join(consumer, 'kdbush.mjs'), "import KDBush from 'kdbush'; console.log(KDBush);");
       await writeFile(
@@ -370,11 +498,21 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       );
       const kdbush = await minified(consumer, 'kdbush.mjs', root);
       const flatbush = await minified(consumer, 'flatbush.mjs', root);
-      const kB = (b: Minified) => `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
+      const kB = (v: number) => (v / 1000).toFixed(1);
+      const table = [...sizes].map(([label, b]) => `| ${label} | ${kB(b.min)} kB | ${kB(b.gzip)} kB |`);
       console.log(
-        `bundle size, min / min+gzip (esbuild --bundle --minify, gzip -9): ${NAME} { PointQuadtree } ${kB(tree)}; ` +
-          `with checkInvariants from ${NAME}/debug ${kB(debug)}; kdbush ${kB(kdbush)}; flatbush ${kB(flatbush)}`,
+        `bundle size, min / min+gzip (esbuild --bundle --minify, gzip -9):\n${table.join('\n')}\n` +
+          `kdbush ${kB(kdbush.min)} / ${kB(kdbush.gzip)} kB; flatbush ${kB(flatbush.min)} / ${kB(flatbush.gzip)} kB`,
       );
+      // The package README's table gives these figures (to its 0.1 kB, and a rounding step of slack).
+      const readme = readmeSizes(await readFile(path.join(pkgDir, 'README.md'), 'utf8'));
+      for (const [label, b] of sizes) {
+        const row = readme.get(label);
+        const hint = `the package README's bundle table should have the row (measured now):\n${table.join('\n')}`;
+        expect(row, hint).toBeDefined();
+        expect(Math.abs(row![0] - b.min / 1000), hint).toBeLessThanOrEqual(0.15);
+        expect(Math.abs(row![1] - b.gzip / 1000), hint).toBeLessThanOrEqual(0.15);
+      }
     },
     SLOW,
   );

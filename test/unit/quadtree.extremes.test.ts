@@ -1,4 +1,6 @@
-import { checkInvariants, PointQuadtree } from 'point-quadtree';
+import { PointQuadtree } from 'point-quadtree';
+import { CrowdQuadtree } from 'point-quadtree/crowd';
+import { checkInvariants } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 
@@ -326,57 +328,62 @@ describe('seeded: far strays come and go; the root grows, refits and shrinks', (
   }
 });
 
-describe('all pairs at extreme radii and coordinates (queryPairsInto scales like circle queries)', () => {
-  const pairsOf = (tree: PointQuadtree, radius: number) => {
-    const a = new Int32Array(64);
-    const b = new Int32Array(64);
-    const n = tree.queryPairsInto(radius, a, b);
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(`${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`);
-    return out.sort();
-  };
-  it('radius 1e160 pairs points 1e159 apart but not 1e200 apart; radius 0 pairs only coincident points', () => {
-    const tree = new PointQuadtree({ bounds });
-    tree.insert(1, 0, 0);
-    tree.insert(2, 1e159, 0);
-    tree.insert(3, 1e200, 1e200);
-    tree.insert(4, 1e-200, 0);
-    tree.insert(5, 0, 0);
-    expect(pairsOf(tree, 1e160)).toEqual(['1-2', '1-4', '1-5', '2-4', '2-5', '4-5']);
-    expect(pairsOf(tree, 0)).toEqual(['1-5']);
-    expect(pairsOf(tree, 1e-200)).toEqual(['1-4', '1-5', '4-5']);
-    expect(pairsOf(tree, 1e-201)).toEqual(['1-5']);
-  });
-  for (const seed of [21, 22]) {
-    it(`seed ${seed}: pairs at radii from 0 to 1e300 against Math.hypot`, () => {
-      const random = mulberry32(seed);
-      const magnitude = () => (random() < 0.5 ? -1 : 1) * 10 ** (random() * 600 - 300);
-      const xs: number[] = [];
-      const ys: number[] = [];
-      const tree = new PointQuadtree({ bounds, maxItems: 3 });
-      for (let id = 0; id < 120; id++) {
-        xs.push(id % 3 === 0 ? magnitude() : (xs[id - 1] ?? 0) + magnitude() * 1e-5);
-        ys.push(id % 4 === 0 ? magnitude() : (ys[id - 1] ?? 0));
-        tree.insert(id, xs[id], ys[id]);
-      }
-      const a = new Int32Array(8000);
-      const b = new Int32Array(8000);
-      for (let q = 0; q < 60; q++) {
-        const radius = q % 6 === 0 ? 0 : Math.abs(magnitude());
-        const n = tree.queryPairsInto(radius, a, b);
-        const got: string[] = [];
-        for (let i = 0; i < n; i++) got.push(`${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`);
-        const want: string[] = [];
-        const unsure = new Set<string>();
-        for (let i = 0; i < xs.length; i++) {
-          for (let j = i + 1; j < xs.length; j++) {
-            const d = dist(xs[i], ys[i], xs[j], ys[j]);
-            if (radius > 0 && Math.abs(d - radius) <= radius * 1e-12) unsure.add(`${i}-${j}`);
-            else if (radius === 0 ? xs[i] === xs[j] && ys[i] === ys[j] : d <= radius) want.push(`${i}-${j}`);
-          }
-        }
-        expect(got.filter((p) => !unsure.has(p)).sort()).toEqual(want.sort());
-      }
+// On both joins: PointQuadtree's JavaScript join and CrowdQuadtree's WebAssembly one.
+describe.each([PointQuadtree, CrowdQuadtree])(
+  'all pairs at extreme radii and coordinates (queryPairsInto scales like circle queries): %o',
+  (Tree) => {
+    const pairsOf = (tree: PointQuadtree, radius: number) => {
+      const a = new Int32Array(64);
+      const b = new Int32Array(64);
+      const n = tree.queryPairsInto(radius, a, b);
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push(`${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`);
+      return out.sort();
+    };
+    it('radius 1e160 pairs points 1e159 apart but not 1e200 apart; radius 0 pairs only coincident points', () => {
+      const tree = new Tree({ bounds });
+      tree.insert(1, 0, 0);
+      tree.insert(2, 1e159, 0);
+      tree.insert(3, 1e200, 1e200);
+      tree.insert(4, 1e-200, 0);
+      tree.insert(5, 0, 0);
+      expect(pairsOf(tree, 1e160)).toEqual(['1-2', '1-4', '1-5', '2-4', '2-5', '4-5']);
+      expect(pairsOf(tree, 0)).toEqual(['1-5']);
+      expect(pairsOf(tree, 1e-200)).toEqual(['1-4', '1-5', '4-5']);
+      expect(pairsOf(tree, 1e-201)).toEqual(['1-5']);
     });
-  }
-});
+    for (const seed of [21, 22]) {
+      it(`seed ${seed}: pairs at radii from 0 to 1e300 against Math.hypot`, () => {
+        const random = mulberry32(seed);
+        const magnitude = () => (random() < 0.5 ? -1 : 1) * 10 ** (random() * 600 - 300);
+        const xs: number[] = [];
+        const ys: number[] = [];
+        const tree = new Tree({ bounds, maxItems: 3 });
+        for (let id = 0; id < 120; id++) {
+          xs.push(id % 3 === 0 ? magnitude() : (xs[id - 1] ?? 0) + magnitude() * 1e-5);
+          ys.push(id % 4 === 0 ? magnitude() : (ys[id - 1] ?? 0));
+          tree.insert(id, xs[id], ys[id]);
+        }
+        const a = new Int32Array(8000);
+        const b = new Int32Array(8000);
+        for (let q = 0; q < 60; q++) {
+          const radius = q % 6 === 0 ? 0 : Math.abs(magnitude());
+          const n = tree.queryPairsInto(radius, a, b);
+          const got: string[] = [];
+          for (let i = 0; i < n; i++) got.push(`${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`);
+          const want: string[] = [];
+          const unsure = new Set<string>();
+          for (let i = 0; i < xs.length; i++) {
+            for (let j = i + 1; j < xs.length; j++) {
+              const d = dist(xs[i], ys[i], xs[j], ys[j]);
+              if (radius > 0 && Math.abs(d - radius) <= radius * 1e-12) unsure.add(`${i}-${j}`);
+              else if (radius === 0 ? xs[i] === xs[j] && ys[i] === ys[j] : d <= radius)
+                want.push(`${i}-${j}`);
+            }
+          }
+          expect(got.filter((p) => !unsure.has(p)).sort()).toEqual(want.sort());
+        }
+      });
+    }
+  },
+);

@@ -1,4 +1,5 @@
-import { checkInvariants, type NodeInfo, PointQuadtree } from 'point-quadtree';
+import { type NodeInfo, PointQuadtree } from 'point-quadtree';
+import { checkInvariants } from 'point-quadtree/debug';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
 import { sorted } from '../helpers/oracle';

@@ -1,4 +1,5 @@
-import { checkInvariants, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { checkInvariants } from 'point-quadtree/debug';
 import { INTERNALS, type QuadtreeInternals } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';

@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { checkInvariants, PointQuadtree } from 'point-quadtree';
+import { PointQuadtree } from 'point-quadtree';
+import { CrowdQuadtree } from 'point-quadtree/crowd';
+import { checkInvariants } from 'point-quadtree/debug';
 import { isFixed } from 'point-quadtree/internal/core/checks';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -353,15 +355,19 @@ it('an empty or one-item tree checks its callbacks and outputs too (nothing to v
   expect(tree.size).toBe(1);
 });
 
-it('queryPairsInto into two views of one buffer that do not overlap: the same pairs as into two arrays', () => {
-  const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 4 });
-  for (let i = 0; i < 60; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
-  const pairs = (a: Int32Array | Uint32Array, b: Int32Array | Uint32Array) => {
-    const n = tree.queryPairsInto(15, a, b);
-    return Array.from({ length: n }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`).sort();
-  };
-  const memory = new ArrayBuffer(8000);
-  const want = pairs(new Int32Array(1000), new Int32Array(1000));
-  expect(want.length).toBeGreaterThan(10);
-  expect(pairs(new Int32Array(memory, 0, 1000), new Uint32Array(memory, 4000, 1000))).toEqual(want);
-});
+// On both joins: PointQuadtree's JavaScript join and CrowdQuadtree's WebAssembly one.
+it.each([PointQuadtree, CrowdQuadtree])(
+  'queryPairsInto into two views of one buffer that do not overlap: the same pairs as into two arrays (%o)',
+  (Tree) => {
+    const tree = new Tree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 4 });
+    for (let i = 0; i < 60; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+    const pairs = (a: Int32Array | Uint32Array, b: Int32Array | Uint32Array) => {
+      const n = tree.queryPairsInto(15, a, b);
+      return Array.from({ length: n }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}`).sort();
+    };
+    const memory = new ArrayBuffer(8000);
+    const want = pairs(new Int32Array(1000), new Int32Array(1000));
+    expect(want.length).toBeGreaterThan(10);
+    expect(pairs(new Int32Array(memory, 0, 1000), new Uint32Array(memory, 4000, 1000))).toEqual(want);
+  },
+);

@@ -1,4 +1,5 @@
-import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
+// The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
+import { CrowdQuadtree as PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
 import { distanceScale } from 'point-quadtree/internal/core/distance';
 import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';

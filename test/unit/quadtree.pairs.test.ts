@@ -1,4 +1,6 @@
-import { checkInvariants, PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
+import { PointQuadtree } from 'point-quadtree';
+import { CrowdQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
+import { checkInvariants } from 'point-quadtree/debug';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { churn, FUZZ } from '../helpers/pairFuzz';
@@ -52,10 +54,15 @@ function expectPairs(tree: PointQuadtree, points: Map<number, [number, number]>,
 const BOUNDS = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 
 /*
- * Every test below runs on both kernels: the WebAssembly join (kernels/pairs.ts, what 'auto' picks where it
- * compiles, as in Node) and the JavaScript reference (pairs.ts's PairJoin).
+ * Every test below runs on the three joins: PointQuadtree's (the JavaScript join, query/pairs.ts), and a
+ * CrowdQuadtree's under each kernel: the WebAssembly join (crowd/kernels/pairs.ts, what 'auto' picks where
+ * it compiles, as in Node) and the JavaScript reference it falls back to.
  */
-describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
+describe.each([
+  ['PointQuadtree', PointQuadtree, 'auto'],
+  ['CrowdQuadtree, auto', CrowdQuadtree, 'auto'],
+  ['CrowdQuadtree, js', CrowdQuadtree, 'js'],
+] as const)('%s kernel', (_, Tree, kernel) => {
   beforeAll(() => setSeparationKernel(kernel));
   afterAll(() => setSeparationKernel('auto'));
 
@@ -65,7 +72,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
 
   describe('queryPairsInto / forEachPair: fixtures', () => {
     it('finds each pair within the radius once, closed at exactly the radius', () => {
-      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 1, minSize: 0.5 });
+      const tree = new Tree({ bounds: BOUNDS, maxItems: 1, minSize: 0.5 });
       tree.insert(0, 10, 10);
       tree.insert(1, 11, 10); // 1 from id 0
       tree.insert(2, 13, 10); // 2 from id 1
@@ -76,7 +83,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
     });
 
     it('answers 0 for an empty tree and a tree of one item; radius 0 pairs only coincident points', () => {
-      const tree = new PointQuadtree({ bounds: BOUNDS });
+      const tree = new Tree({ bounds: BOUNDS });
       const outA = new Int32Array(4);
       const outB = new Int32Array(4);
       expect(tree.queryPairsInto(10, outA, outB)).toBe(0);
@@ -88,7 +95,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
     });
 
     it('finds every pair when the radius is larger than the world (id 0 included)', () => {
-      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+      const tree = new Tree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
       const points = new Map<number, [number, number]>();
       const rnd = mulberry32(3);
       for (let id = 0; id < 60; id++) {
@@ -106,7 +113,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
       const loose = c.options.looseness ? `, looseness ${c.options.looseness}` : '';
       it(`seed ${c.seed}: ${c.kind} data, maxItems ${c.options.maxItems ?? 'default'}${loose}`, () => {
         const rnd = mulberry32(c.seed);
-        const tree = new PointQuadtree({ bounds: BOUNDS, ...c.options });
+        const tree = new Tree({ bounds: BOUNDS, ...c.options });
         const points = new Map<number, [number, number]>();
         for (let round = 0; round < 6; round++) {
           churn(tree, points, c.kind, rnd, 60);
@@ -118,7 +125,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
 
     it('seed 18: 5,000 uniform points at the default options, r = 1 and r = 3', () => {
       const rnd = mulberry32(18);
-      const tree = new PointQuadtree({ bounds: BOUNDS });
+      const tree = new Tree({ bounds: BOUNDS });
       const points = new Map<number, [number, number]>();
       for (let id = 0; id < 5000; id++) {
         const p: [number, number] = [rnd() * 100, rnd() * 100];
@@ -131,7 +138,7 @@ describe.each(['auto', 'js'] as const)('%s kernel', (kernel) => {
 
   describe('queryPairsInto / forEachPair errors', () => {
     function sample(): PointQuadtree {
-      const tree = new PointQuadtree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
+      const tree = new Tree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
       for (let id = 0; id < 20; id++) tree.insert(id, (id * 7) % 100, (id * 13) % 100);
       return tree;
     }

@@ -1,10 +1,7 @@
-import {
-  checkInvariants,
-  PointQuadtree,
-  type QuadtreeOptions,
-  separationKernel,
-  setSeparationKernel,
-} from 'point-quadtree';
+import type { QuadtreeOptions } from 'point-quadtree';
+// The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
+import { CrowdQuadtree as PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
+import { checkInvariants } from 'point-quadtree/debug';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { churn, FUZZ, type Points } from '../helpers/pairFuzz';

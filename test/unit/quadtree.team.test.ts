@@ -1,4 +1,6 @@
-import { PointQuadtree, type QuadtreeOptions, setSeparationKernel } from 'point-quadtree';
+import type { QuadtreeOptions } from 'point-quadtree';
+// The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
+import { CrowdQuadtree as PointQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
 import {
   ATTACHED,
   CLAIM,

@@ -1,4 +1,4 @@
-import { setSeparationKernel } from 'point-quadtree';
+import { setSeparationKernel } from 'point-quadtree/crowd';
 import { describe, expect, it } from 'vitest';
 import { BRUTE_BUDGET_MS, Crowd } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';

@@ -1,4 +1,4 @@
-import { checkInvariants } from 'point-quadtree';
+import { checkInvariants } from 'point-quadtree/debug';
 import { describe, expect, it, vi } from 'vitest';
 import { scanCircle, scanRect } from '../../src/sim/detection';
 import { enemyArea } from '../../src/sim/layout';

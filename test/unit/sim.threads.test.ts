@@ -1,4 +1,5 @@
-import { PointQuadtree } from 'point-quadtree';
+// The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
+import { CrowdQuadtree as PointQuadtree } from 'point-quadtree/crowd';
 import { SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocatedDuring } from '../../bench/memory';

@@ -4,15 +4,8 @@
  */
 
 import { copyItem } from './ItemPool';
-import { growInt32, NodeStack } from './stack';
+import { growInt32 } from './stack';
 import type { TreeState } from './state';
-
-/** leavesBelow's scratch: its walk and the list it fills. */
-export class LeafList {
-  readonly stack = new NodeStack();
-  /** The leaves found by the last leavesBelow. */
-  list: Int32Array = new Int32Array(64);
-}
 
 /** Moves a leaf's items into a new block of at least `need` slots. */
 function reblock(t: TreeState, leaf: number, need: number): void {

@@ -32,7 +32,7 @@
  * `from` builds directly.
  *
  * The root starts as the constructor's bounds (`initialBounds`). A point outside it grows it by doubling
- * (root.ts); where doubling would overflow, the root is refitted to the items' extent (`refitted`). It
+ * (update/root.ts); where doubling would overflow, the root is refitted to the items' extent (`refitted`). It
  * shrinks back when the items allow.
  *
  * Every algorithm is a module function over one TreeState (`f(t, ...)`), in a file named after what it
@@ -40,15 +40,17 @@
  * algorithm that allocates nodes or slots re-reads `t.nodeBounds`, `t.pool.xy`, ... afterwards.
  */
 
-import { NearestScratch } from '../query/nearest';
-import { PairScratch } from '../query/pairs';
-import { QueryScratch } from '../query/range';
-import { VisitScratch } from '../query/visit';
-import { MoveAllScratch } from '../update/moveAll';
-import { RootScratch } from '../update/root';
 import type { CheckedOptions } from './checks';
 import { ItemPool } from './ItemPool';
-import { LeafList } from './leaves';
+import {
+  LeafList,
+  MoveAllScratch,
+  NearestScratch,
+  PairScratch,
+  QueryScratch,
+  RootScratch,
+  VisitScratch,
+} from './scratch';
 import { NodeStack } from './stack';
 import type { Bounds } from './types';
 
@@ -80,7 +82,7 @@ export class TreeState {
   /** First node of the list of freed groups of four (-1: none), linked through nodeChild. */
   freeGroup = -1;
   /**
-   * The root was set to the items' extent because doubling would overflow (root.ts). While set, the root is
+   * The root was set to the items' extent because doubling would overflow (update/root.ts). While set, the root is
    * always exactly the extent of the items and the constructor's bounds: it grows by refitting, never by
    * doubling, and is recomputed whenever an item on its edge leaves (the only event that can make that
    * extent smaller).
@@ -97,26 +99,27 @@ export class TreeState {
   /** initChildren's split point (nodes.ts): passing doubles to a call the engine does not inline boxes them. */
   readonly splitAt = new Float64Array(2);
 
-  // Scratch, each piece owned by the one file named beside it: grown as needed, then reused.
-  /** query.ts: the circle and rectangle walks, collectAll, the array-returning queries' buffer. */
+  // Scratch, each piece owned by the one file named beside it (classes in scratch.ts): grown as needed, then
+  // reused.
+  /** query/range.ts: the circle and rectangle walks, collectAll, the array-returning queries' buffer. */
   readonly query = new QueryScratch();
   /** split.ts: splitDown, collapse and settle. */
   readonly splitStack = new NodeStack();
   /** leaves.ts: leavesBelow's list and stack. */
   readonly leaves = new LeafList();
-  /** root.ts: growth and shrinking. */
+  /** update/root.ts: growth and shrinking. */
   readonly root = new RootScratch();
-  /** moveAll.ts. */
+  /** update/moveAll.ts. */
   readonly moveAll = new MoveAllScratch();
-  /** build.ts: per-quadrant counts, then write offsets. */
+  /** update/build.ts: per-quadrant counts, then write offsets. */
   readonly quadAt = new Int32Array(4);
-  /** build.ts: the nodes still to build, four entries each. */
+  /** update/build.ts: the nodes still to build, four entries each. */
   readonly buildStack = new NodeStack();
-  /** visit.ts. */
+  /** query/visit.ts. */
   readonly visit = new VisitScratch();
-  /** nearest.ts. */
+  /** query/nearest.ts. */
   readonly nearest = new NearestScratch();
-  /** pairs.ts. */
+  /** query/pairs.ts (and a subclass's faster join: PairScratch.kernel). */
   readonly pairs = new PairScratch();
 
   constructor(options: CheckedOptions) {

@@ -8,12 +8,12 @@
  *   sum[p]   -= (q - p) * (1 / d - 1 / r)     a push away from q of length (r - d) / r: 1 at d = 0, 0 at r
  * Coincident items (d = 0) push along x by one unit, the lower id to -x, the higher to +x.
  *
- * Two steps. The walk (same as pairs.ts: node pairs from (root, root), pruned by the loose rectangles) lists
- * the pairs of leaves within reach, a leaf with itself as (leaf, leaf). Then a kernel scans the items of
+ * Two steps. The walk (query/leafPairs.ts: node pairs from (root, root), pruned by the loose rectangles)
+ * lists the pairs of leaves within reach, a leaf with itself as (leaf, leaf). Then a kernel scans the items of
  * each leaf pair and accumulates per slot (a leaf's slots are contiguous, so the writes of the inner loop
  * go to consecutive memory and the outer item's sums stay in registers); a last pass hands the slot sums
  * to the caller's per-id arrays. The kernel is plain JavaScript here (`accumulate`); its WebAssembly SIMD
- * twin (kernels/wasm.ts, which also walks the leaf pairs itself, the same walk) runs instead wherever it
+ * twin (wasm.ts, which also walks the leaf pairs itself, the same walk) runs instead wherever it
  * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
@@ -21,9 +21,8 @@ import { checkRadius, describe, NAME } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { pointRectDist2 } from '../core/geometry';
 import { idEnd } from '../core/nodes';
-import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
-import { gap2, splitLarger } from '../query/pairs';
+import { LeafPairList, leafPairsWithin, NODE, SPARSE, WIDE_SIDE } from '../query/leafPairs';
 import { type SeparationWasm, separationWasm } from './wasm';
 import { KernelRoomError } from './wasmLayout';
 
@@ -67,22 +66,12 @@ export function wasmKernel(): SeparationWasm | null {
 
 let serials = 0;
 
-/** The scratch of the fused join: its walk stack, the leaf-pair list and the per-slot sums. */
+/** A crowd tree's scratch of the fused join: its leaf-pair list and the per-slot sums. */
 export class SeparationScratch {
-  /** Tells this scratch's list from another tree's (the WebAssembly copy of the list is shared). */
+  /** Tells this tree's list from another tree's (the WebAssembly copy of the list is shared). */
   readonly serial = serials++;
-  /** Bumped whenever the list is made again. */
-  listStamp = 0;
-  readonly walk = new NodeStack(256);
-  /** Leaf pairs of the last walk, stride 2 (a leaf with itself is (leaf, leaf)). */
-  leafPairs = new Int32Array(1024);
-  /** sortByFirst's scratch: per node, where its pairs go; and the other list buffer. */
-  firstAt = new Int32Array(0);
-  sorted = new Int32Array(0);
-  /** The tree version, radius and pair count the list was made for (version -1: none yet). */
-  listVersion = -1;
-  listRadius = 0;
-  listPairs = 0;
+  /** The JavaScript kernel's list of leaf pairs (query/leafPairs.ts). */
+  readonly list = new LeafPairList();
   /** Per slot: neighbour count and the sums, as numbers (the kernel's accumulators). */
   count = new Int32Array(0);
   sumX = new Float64Array(0);
@@ -90,133 +79,22 @@ export class SeparationScratch {
 }
 
 /**
- * Lists the pairs of leaves within reach of each other at `radius` (each unordered pair once, every leaf
- * with itself) into `sc.leafPairs`; returns how many pairs of leaves. Where a leaf of the pair is more than
- * {@link SPARSE} radii wide, many candidates are out of reach: the pair is stored as (a, ~b) and the kernels
- * test each candidate before any math (where leaves are about a radius wide, as in a dense crowd, doing
- * the math on every candidate without a branch is faster). Past {@link WIDE_SIDE} radii the pair is stored
- * as (a | WIDE, ~b): the kernels also skip the items of a out of reach of b, pair by pair.
- */
-export function leafPairsWithin(t: TreeState, radius: number, sc: SeparationScratch): number {
-  if (sc.listVersion === t.version && sc.listRadius === radius) return sc.listPairs;
-  const rect = t.nodeLoose;
-  const child = t.nodeChild;
-  const s = distanceScale(radius);
-  const r2 = radius * s * (radius * s);
-  let stack = sc.walk.items;
-  let list = sc.leafPairs;
-  let n = 0;
-  let sp = 0;
-  stack[sp++] = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const b = stack[--sp];
-    const a = stack[--sp];
-    const ca = child[a];
-    const cb = child[b];
-    if (ca < 0 && cb < 0) {
-      if (2 * n + 2 > list.length) {
-        const grown = new Int32Array(list.length * 2);
-        grown.set(list);
-        list = grown;
-        sc.leafPairs = list;
-      }
-      // Leaves wider than the radius: many candidates are out of reach, so the kernels test before any
-      // math (~b marks such a pair); far wider (a | WIDE): they also skip the items of a far from b.
-      const longer = Math.max(side(rect, a), side(rect, b));
-      list[2 * n] = longer > WIDE_SIDE * radius ? a | WIDE : a;
-      list[2 * n + 1] = longer > SPARSE * radius ? ~b : b;
-      n++;
-      continue;
-    }
-    if (a === b) {
-      stack = sc.walk.room(sp, 20);
-      for (let i = ca; i < ca + 4; i++) {
-        stack[sp++] = i;
-        stack[sp++] = i;
-        for (let j = i + 1; j < ca + 4; j++) {
-          if (gap2(rect, i, j, s) > r2) continue;
-          stack[sp++] = i;
-          stack[sp++] = j;
-        }
-      }
-      continue;
-    }
-    const split = splitLarger(rect, child, a, b);
-    const other = split === a ? b : a;
-    const c = child[split];
-    stack = sc.walk.room(sp, 8);
-    for (let k = c; k < c + 4; k++) {
-      if (gap2(rect, k, other, s) > r2) continue;
-      stack[sp++] = k;
-      stack[sp++] = other;
-    }
-  }
-  sortByFirst(sc, n, t.nodeTop);
-  sc.listVersion = t.version;
-  sc.listRadius = radius;
-  sc.listStamp++;
-  sc.listPairs = n;
-  return n;
-}
-
-/**
- * Sorts the first `n` leaf pairs of the list by their first leaf (a counting sort over the node numbers
- * below `nodes`). The WebAssembly module walks and groups its own copy (kernels/walk.ts: the groups in the
- * walk's depth-first order of the leaves, which keeps consecutive rows near in space).
- */
-function sortByFirst(sc: SeparationScratch, n: number, nodes: number): void {
-  if (sc.firstAt.length < nodes + 1) sc.firstAt = new Int32Array(Math.max(nodes + 1, sc.firstAt.length * 2));
-  if (sc.sorted.length < sc.leafPairs.length) sc.sorted = new Int32Array(sc.leafPairs.length);
-  const at = sc.firstAt;
-  const list = sc.leafPairs;
-  const out = sc.sorted;
-  at.fill(0, 0, nodes + 1);
-  for (let k = 0; k < n; k++) at[(list[2 * k] & NODE) + 1]++;
-  for (let v = 0; v < nodes; v++) at[v + 1] += at[v];
-  for (let k = 0; k < n; k++) {
-    const q = at[list[2 * k] & NODE]++;
-    out[2 * q] = list[2 * k];
-    out[2 * q + 1] = list[2 * k + 1];
-  }
-  sc.sorted = list;
-  sc.leafPairs = out;
-}
-
-/** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */
-export const SPARSE = 1.5;
-/** ... and "wide" past this many. */
-export const WIDE_SIDE = 3;
-/** The flag of a wide pair on its first leaf's number, and the mask that removes it (node numbers < 2^30). */
-export const WIDE = 1 << 30;
-export const NODE = WIDE - 1;
-
-/** The longer side of node n's rectangle. */
-function side(r: Float64Array, n: number): number {
-  const p = n << 2;
-  return Math.max(r[p + 2] - r[p], r[p + 3] - r[p + 1]);
-}
-
-/**
- * The JavaScript kernel: for the first `pairs` leaf pairs of `list` (a sparse pair's second leaf stored as
- * ~b: see leafPairsWithin; `rect` the loose rectangles), every pair of items within reach adds to the
- * per-slot count / sumX / sumY (zeroed by the caller). Returns the number of item pairs. Differences
+ * The JavaScript kernel: for the first `pairs` leaf pairs of the tree's list (`sc.list`; a sparse pair's
+ * second leaf stored as ~b: see leafPairsWithin), every pair of items within reach adds to the per-slot
+ * count / sumX / sumY of `sc` (zeroed by the caller). Returns the number of item pairs. Differences
  * are taken times `s` (distanceScale) so squares neither overflow nor underflow; the push is the same
  * either way, since (dx s) (1 / (d s) - 1 / (r s)) = dx (1 / d - 1 / r).
  */
-export function accumulate(
-  list: Int32Array,
-  pairs: number,
-  rect: Float64Array,
-  start: Int32Array,
-  nodeCount: Int32Array,
-  xy: Float64Array,
-  ids: Int32Array,
-  radius: number,
-  count: Int32Array,
-  sumX: Float64Array,
-  sumY: Float64Array,
-): number {
+export function accumulate(t: TreeState, sc: SeparationScratch, pairs: number, radius: number): number {
+  const list = sc.list.leafPairs;
+  const rect = t.nodeLoose;
+  const start = t.nodeStart;
+  const nodeCount = t.nodeCount;
+  const xy = t.pool.xy;
+  const ids = t.pool.ids;
+  const count = sc.count;
+  const sumX = sc.sumX;
+  const sumY = sc.sumY;
   const s = distanceScale(radius);
   const rs = radius * s;
   const r2 = rs * rs;
@@ -339,6 +217,7 @@ export function checkOut(name: string, value: unknown, counts: boolean, end: num
  */
 export function querySeparation(
   t: TreeState,
+  sc: SeparationScratch,
   radius: number,
   counts: CountArray,
   sumX: SumArray,
@@ -349,7 +228,7 @@ export function querySeparation(
   checkOut('counts', counts, true, end);
   checkOut('sumX', sumX, false, end);
   checkOut('sumY', sumY, false, end);
-  return separationInto(t, radius, counts, sumX, sumY, end);
+  return separationInto(t, sc, radius, counts, sumX, sumY, end);
 }
 
 /**
@@ -359,13 +238,13 @@ export function querySeparation(
  */
 export function separationInto(
   t: TreeState,
+  sc: SeparationScratch,
   radius: number,
   counts: CountArray,
   sumX: SumArray,
   sumY: SumArray,
   end: number,
 ): number {
-  const sc = t.pairs.separation;
   const pool = t.pool;
   const slots = pool.top;
   const wasm = wasmKernel();
@@ -398,21 +277,22 @@ export function separationInto(
       if (!(e instanceof KernelRoomError)) throw e;
     }
   }
-  const leafPairs = leafPairsWithin(t, radius, sc);
+  const leafPairs = leafPairsWithin(t, radius, sc.list);
   slotSums(sc, slots);
-  const found = accumulate(
-    sc.leafPairs,
-    leafPairs,
-    t.nodeLoose,
-    t.nodeStart,
-    t.nodeCount,
-    pool.xy,
-    pool.ids,
-    radius,
-    sc.count,
-    sc.sumX,
-    sc.sumY,
-  );
+  const found = accumulate(t, sc, leafPairs, radius);
+  scatterSlots(t, sc, end, counts, sumX, sumY);
+  return found;
+}
+
+/** The per-slot sums of `sc` handed to the per-id outputs: every id below `end`, 0 for an absent one. */
+function scatterSlots(
+  t: TreeState,
+  sc: SeparationScratch,
+  end: number,
+  counts: CountArray,
+  sumX: SumArray,
+  sumY: SumArray,
+): void {
   const idSlot = t.idSlot;
   const count = sc.count;
   const sx = sc.sumX;
@@ -429,5 +309,4 @@ export function separationInto(
     sumX[id] = sx[slot];
     sumY[id] = sy[slot];
   }
-  return found;
 }

@@ -18,18 +18,18 @@ import { checkRadius, NAME } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { idEnd } from '../core/nodes';
 import type { TreeState } from '../core/state';
+import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
   checkOut,
-  SPARSE,
   type SumArray,
   separationInto,
   separationKernel,
-  WIDE_SIDE,
 } from '../crowd/separation';
 import { separationWasm } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
-import { INTERNALS, type PointQuadtree } from '../PointQuadtree';
+import { INTERNALS, PointQuadtree } from '../PointQuadtree';
+import { SPARSE, WIDE_SIDE } from '../query/leafPairs';
 import {
   ATTACHED,
   type Capacity,
@@ -133,7 +133,7 @@ const MIN_SHARE = 0.25;
 const MAX_SHARE = 2;
 
 /**
- * Runs {@link PointQuadtree.querySeparationInto} with helper threads. The team never creates a thread: the
+ * Runs {@link CrowdQuadtree.querySeparationInto} with helper threads. The team never creates a thread: the
  * application makes the workers (a module Web Worker; in Node a worker_threads Worker) whose script calls
  * {@link serveSeparation} with each message it receives, and hands the team a way to post to each.
  * Needs SharedArrayBuffer (in a browser, a cross-origin-isolated page) and the WebAssembly kernel; where the
@@ -239,24 +239,30 @@ export class SeparationTeam {
   }
 
   /**
-   * The tree's {@link PointQuadtree.querySeparationInto} (same arguments, same answer: the counts equal,
+   * The tree's {@link CrowdQuadtree.querySeparationInto} (same arguments, same answer: the counts equal,
    * the sums up to the order of additions), split over the caller and the helpers.
    * @throws as the tree's own call, before anything is written.
    */
   querySeparationInto(
-    tree: PointQuadtree,
+    tree: CrowdQuadtree,
     radius: number,
     counts: CountArray,
     sumX: SumArray,
     sumY: SumArray,
   ): number {
-    const internals = (tree as { [INTERNALS]?: () => unknown } | null)?.[INTERNALS];
-    if (typeof internals !== 'function') {
+    const crowd = (tree as { [CROWD]?: () => unknown } | null)?.[CROWD];
+    if (typeof crowd !== 'function') {
+      if (tree instanceof PointQuadtree) {
+        throw new TypeError(
+          `${NAME}: tree must be a CrowdQuadtree (point-quadtree/crowd), got a PointQuadtree: it has no separation join`,
+        );
+      }
       throw new TypeError(
         `${NAME}: tree must be a PointQuadtree, got ${tree === null ? 'null' : typeof tree}`,
       );
     }
     const t = tree[INTERNALS]() as TreeState;
+    const sc = tree[CROWD]();
     checkRadius('radius', radius);
     const end = idEnd(t);
     checkOut('counts', counts, true, end);
@@ -274,7 +280,7 @@ export class SeparationTeam {
     if (reason !== '' || wasm === null) {
       last.reason = reason;
       last.lost = this.countLost();
-      return separationInto(t, radius, counts, sumX, sumY, end);
+      return separationInto(t, sc, radius, counts, sumX, sumY, end);
     }
     last.reason = '';
     const timing = this.timing;
@@ -290,7 +296,7 @@ export class SeparationTeam {
         t.nodeLoose,
         t.nodeChild,
         t.nodeTop,
-        t.pairs.separation.serial,
+        sc.serial,
         t.version,
         radius,
         s,
@@ -303,11 +309,11 @@ export class SeparationTeam {
     if (pairs < 0) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves).
       last.reason = 'JavaScript kernel';
-      return separationInto(t, radius, counts, sumX, sumY, end);
+      return separationInto(t, sc, radius, counts, sumX, sumY, end);
     }
     if (pairs < Math.max(1, this.minPairs)) {
       last.reason = 'few pairs';
-      return separationInto(t, radius, counts, sumX, sumY, end);
+      return separationInto(t, sc, radius, counts, sumX, sumY, end);
     }
     // The kernel's whole list region (a copy of it is one memcpy; pair by pair, ten times slower).
     const list = wasm.pairList();
@@ -331,14 +337,14 @@ export class SeparationTeam {
     last.lost = this.countLost();
     if (parts === 1) {
       last.reason = 'helpers not ready';
-      return separationInto(t, radius, counts, sumX, sumY, end);
+      return separationInto(t, sc, radius, counts, sumX, sumY, end);
     }
     const cuts = this.cuts;
     cutByWork(list, pairs, t.nodeCount, parts, last.share, cuts);
     if (cuts[1] === pairs) {
       // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
       last.reason = 'few pairs';
-      return separationInto(t, radius, counts, sumX, sumY, end);
+      return separationInto(t, sc, radius, counts, sumX, sumY, end);
     }
     // Publish: SEQ odd while writing (a late helper that copies now sees the change and drops its copy).
     const g = ++this.generation;

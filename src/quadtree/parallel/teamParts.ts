@@ -3,7 +3,7 @@
  * by work, moving per-slot sums between the kernel and the shared buffer, and waiting for a helper.
  */
 
-import { NODE } from '../crowd/separation';
+import { NODE } from '../query/leafPairs';
 import { SEQ, type TeamViews } from './teamLayout';
 
 /**

@@ -5,15 +5,8 @@
 
 import { spanScale } from '../core/distance';
 import { rectDist2 } from '../core/geometry';
-import { NearestK, NodeQueue } from '../core/heap';
 import type { TreeState } from '../core/state';
 import type { QueryStats } from '../core/types';
-
-/** nearest.ts's scratch: the nodes to open, nearest first, and the best k items so far. */
-export class NearestScratch {
-  readonly queue = new NodeQueue();
-  readonly best = new NearestK();
-}
 
 /**
  * Appends to `out` up to `k` ids nearest to (x, y) within `maxDistance` (closed), nearest first (arguments

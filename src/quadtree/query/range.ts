@@ -7,21 +7,8 @@
 import { outOfRoom } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, quadrant, rectDist2 } from '../core/geometry';
-import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import type { QueryStats } from '../core/types';
-
-/** query.ts's scratch. */
-export class QueryScratch {
-  /** The circle and rectangle walks. */
-  readonly stack = new NodeStack();
-  /** collectAll's walk. */
-  readonly collect = new NodeStack();
-  /** Nodes visited by the last collectAll. */
-  collected = 0;
-  /** The answer of the array-returning queries before it is appended to the caller's array. */
-  results: Int32Array = new Int32Array(64);
-}
 
 /** The query results buffer, with room for every item. */
 export function resultBuffer(t: TreeState): Int32Array {

@@ -11,15 +11,6 @@ import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import type { NodeInfo, TreeStats } from '../core/types';
 
-/** visit.ts's scratch: the walk's nodes, a tag per entry (depth, and for visitCircle a "covered" bit). */
-export class VisitScratch {
-  readonly stack = new NodeStack();
-  readonly tags = new NodeStack();
-  /** A walk is running (a walk from its callback is nested and gets stacks of its own). */
-  visiting = false;
-  readonly info: NodeInfo = { minX: 0, minY: 0, maxX: 0, maxY: 0, depth: 0, isLeaf: true, count: 0 };
-}
-
 /**
  * The one walk of the visitors, from the root. Each stack entry carries a tag: depth * 2, plus 1 when the
  * node lies wholly inside the circle (`circle`: x, y at 2, 3, for visitCircle's pruning, with `r2` and `s`

@@ -9,27 +9,11 @@ import { childFor, extendBox, holds, midpoint } from '../core/geometry';
 import { appendToLeaf, compactPool, leavesBelow, takeFromLeaf } from '../core/leaves';
 import { idEnd } from '../core/nodes';
 import { canSplit, collapse, splitDown } from '../core/split';
-import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import { rebuild } from './build';
 import { moveItem } from './move';
 import { halfToward, holdsInitial, isGrown } from './root';
 import { doublingsFor, narrower, outerBox } from './rootFit';
-
-/** moveAll.ts's scratch. */
-export class MoveAllScratch {
-  /** settle's walk. */
-  readonly stack = new NodeStack();
-  /** The point being re-filed, and the new positions' extent in refitAll. */
-  readonly box = new Float64Array(4);
-  /** movesMayShrink's half of the root. */
-  readonly half = new Float64Array(4);
-  /** stepsStayFinite's extents, four per id. */
-  spans = new Float64Array(0);
-  /** readMoves' copy of xs and ys, indexed by id, when they are not fixed (checks.ts isFixed). */
-  movedX = new Float64Array(0);
-  movedY = new Float64Array(0);
-}
 
 /** moveAll (see PointQuadtree.moveAll). */
 export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>): void {

@@ -8,20 +8,9 @@ import { covers, doubleToward, extendBox, growToCover, midpoint } from '../core/
 import { leavesBelow } from '../core/leaves';
 import { allocGroup, freeGroup, initChildren, syncLoose } from '../core/nodes';
 import { splitDown } from '../core/split';
-import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import { rebuild } from './build';
 import { fitReach, fitToItems } from './rootFit';
-
-/** root.ts's scratch. */
-export class RootScratch {
-  /** anyInRect's and allWithin's walk. */
-  readonly stack = new NodeStack();
-  /** A rectangle being built: growFor's target, halveToItems' candidate, refitDown's extent. */
-  readonly box = new Float64Array(4);
-  /** halfToward's output. */
-  readonly half = new Float64Array(4);
-}
 
 /** Whether the root differs from the constructor's bounds (only then can it shrink). */
 export function isGrown(t: TreeState): boolean {

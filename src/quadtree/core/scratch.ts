@@ -1,0 +1,101 @@
+/*
+ * The algorithms' scratch: one class per algorithm file that needs one (named beside each), held by the
+ * tree's state (state.ts) so that two trees never share one and no two algorithms share one. Each is data
+ * only, grown as needed and then reused, so a query allocates nothing. They live here, below the
+ * algorithms, because the state is data: it imports no algorithm file, and every algorithm imports it.
+ */
+
+import { NearestK, NodeQueue } from './heap';
+import { NodeStack } from './stack';
+import type { NodeInfo } from './types';
+
+/** query/range.ts: the circle and rectangle walks, collectAll, the array-returning queries' buffer. */
+export class QueryScratch {
+  /** The circle and rectangle walks. */
+  readonly stack = new NodeStack();
+  /** collectAll's walk. */
+  readonly collect = new NodeStack();
+  /** Nodes visited by the last collectAll. */
+  collected = 0;
+  /** The answer of the array-returning queries before it is appended to the caller's array. */
+  results: Int32Array = new Int32Array(64);
+}
+
+/** leaves.ts: leavesBelow's walk and the list it fills. */
+export class LeafList {
+  readonly stack = new NodeStack();
+  /** The leaves found by the last leavesBelow. */
+  list: Int32Array = new Int32Array(64);
+}
+
+/** update/root.ts: growth and shrinking. */
+export class RootScratch {
+  /** anyInRect's and allWithin's walk. */
+  readonly stack = new NodeStack();
+  /** A rectangle being built: growFor's target, halveToItems' candidate, refitDown's extent. */
+  readonly box = new Float64Array(4);
+  /** halfToward's output. */
+  readonly half = new Float64Array(4);
+}
+
+/** update/moveAll.ts. */
+export class MoveAllScratch {
+  /** settle's walk. */
+  readonly stack = new NodeStack();
+  /** The point being re-filed, and the new positions' extent in refitAll. */
+  readonly box = new Float64Array(4);
+  /** movesMayShrink's half of the root. */
+  readonly half = new Float64Array(4);
+  /** stepsStayFinite's extents, four per id. */
+  spans = new Float64Array(0);
+  /** readMoves' copy of xs and ys, indexed by id, when they are not fixed (checks.ts isFixed). */
+  movedX = new Float64Array(0);
+  movedY = new Float64Array(0);
+}
+
+/** query/visit.ts: the walk's nodes, a tag per entry (depth, and for visitCircle a "covered" bit). */
+export class VisitScratch {
+  readonly stack = new NodeStack();
+  readonly tags = new NodeStack();
+  /** A walk is running (a walk from its callback is nested and gets stacks of its own). */
+  visiting = false;
+  readonly info: NodeInfo = { minX: 0, minY: 0, maxX: 0, maxY: 0, depth: 0, isLeaf: true, count: 0 };
+}
+
+/** query/nearest.ts: the nodes to open, nearest first, and the best k items so far. */
+export class NearestScratch {
+  readonly queue = new NodeQueue();
+  readonly best = new NearestK();
+}
+
+/** An output of ids: Int32Array or Uint32Array (nothing narrower holds every id). */
+export type IdArray = Int32Array | Uint32Array;
+
+/**
+ * A join of all pairs within a radius that runs instead of the JavaScript one (query/pairs.ts) where it can:
+ * CrowdQuadtree (crowd/) plugs in the WebAssembly join. `pairsInto` returns the count, OUT_OF_ROOM when the
+ * pairs do not fit, or NOT_RUN to hand the call to the JavaScript join (which then finds the same pairs).
+ */
+export interface PairKernel {
+  pairsInto(radius: number, outA: IdArray, outB: IdArray): number;
+}
+
+/** query/pairs.ts: the join's walk and the pairs forEachPair hands out (grown as needed, then reused). */
+export class PairScratch {
+  /** The JavaScript join's walk. */
+  readonly walk = new NodeStack(256);
+  /**
+   * The JavaScript join's numbers for its leaf joins: [0] the distance scale s, [1] (radius s)², [2] the
+   * area past which a leaf's pairs are tested before they are stored (passing doubles to a call the engine
+   * does not inline boxes them).
+   */
+  readonly rule = new Float64Array(3);
+  /** A faster join plugged in by a subclass (null: the JavaScript join runs). */
+  kernel: PairKernel | null = null;
+  pairA = new Int32Array(64);
+  pairB = new Int32Array(64);
+  nestedPairA = new Int32Array(0);
+  nestedPairB = new Int32Array(0);
+  /** A forEachPair is running (a call from its callback is nested and gets buffers of its own). */
+  pairing = false;
+}

@@ -1,0 +1,75 @@
+/*
+ * The crowd's tree: a PointQuadtree with the fused separation join (querySeparationInto) and the WebAssembly
+ * SIMD kernels of it and of queryPairsInto. A subpath of its own (`point-quadtree/crowd`), so that a program
+ * that only queries carries neither the kernels' 8 KB module nor the JavaScript separation kernel.
+ */
+
+import type { QuadtreeOptions } from '../core/types';
+import { INTERNALS, PointQuadtree } from '../PointQuadtree';
+import { buildFrom } from '../update/build';
+import { WasmPairs } from './pairs';
+import { type CountArray, querySeparation, SeparationScratch, type SumArray } from './separation';
+
+/** The key of a crowd tree's internal accessor: its scratch of the fused join, for the team (parallel/). */
+export const CROWD: unique symbol = Symbol('CrowdQuadtree.crowd');
+
+/**
+ * A {@link PointQuadtree} for crowds, where every item finds its neighbours every frame: everything a
+ * PointQuadtree does, plus {@link CrowdQuadtree.querySeparationInto}, and `queryPairsInto` / `forEachPair`
+ * run in a WebAssembly SIMD kernel where the engine compiles it (else, or after `setSeparationKernel('js')`,
+ * in JavaScript: the same pairs either way). The kernel keeps copies of the tree and its list of leaf pairs
+ * in its own memory, which grows to the largest call seen and never shrinks; a call that would take it
+ * past 1 GiB (a radius far wider than the leaves) runs in JavaScript instead, with the same answer.
+ */
+export class CrowdQuadtree extends PointQuadtree {
+  /** The fused join's scratch: this tree's leaf-pair list and per-slot sums. */
+  private readonly crowd = new SeparationScratch();
+
+  /** As {@link PointQuadtree}'s constructor. */
+  constructor(options: QuadtreeOptions) {
+    super(options);
+    const t = this[INTERNALS]();
+    t.pairs.kernel = new WasmPairs(t, this.crowd);
+  }
+
+  /**
+   * A crowd tree built in one pass from parallel arrays, as {@link PointQuadtree.from} builds one.
+   * @throws as {@link PointQuadtree.from}.
+   */
+  static override from(
+    options: QuadtreeOptions,
+    ids: ArrayLike<number>,
+    xs: ArrayLike<number>,
+    ys: ArrayLike<number>,
+  ): CrowdQuadtree {
+    const tree = new CrowdQuadtree(options);
+    buildFrom(tree[INTERNALS](), ids, xs, ys);
+    return tree;
+  }
+
+  /**
+   * For every item p, the other items q within `radius` of it (closed, as {@link PointQuadtree.queryPairsInto}
+   * finds them) summed into per-id outputs, without storing a pair: `counts[p]` = how many, and
+   * (`sumX[p]`, `sumY[p]`) = the sum of p's separation pushes, each `(p - q) * (1 / d - 1 / radius)` with
+   * d = |p - q|: a push away from q of length `(radius - d) / radius` (1 when they coincide, 0 at the
+   * radius). Coincident items push along x by 1, the lower id to -x. Entries 0 to the largest id in the
+   * tree are overwritten (0 for an id not in the tree or without a neighbour); later entries are left
+   * alone. The same join as queryPairsInto, fused with the sums; the list of leaf pairs it walks is kept
+   * while the tree's structure ({@link PointQuadtree.version}) and the radius stay the same. No allocation
+   * once the tree has answered one such query. Sums are accumulated in float64 (in any order, so they may
+   * differ from a sequential sum in the last bits) and stored in the outputs' type.
+   * @returns the number of unordered pairs within `radius` (half the sum of the counts).
+   * @throws RangeError if `radius` is not a finite number >= 0, or an output is shorter than the largest id
+   *   in the tree plus one; TypeError if `counts` is not an Int32Array, Uint32Array, Float32Array or
+   *   Float64Array, or a sum is not a Float32Array or Float64Array. Nothing is written then. The tree is
+   *   never changed.
+   */
+  querySeparationInto(radius: number, counts: CountArray, sumX: SumArray, sumY: SumArray): number {
+    return querySeparation(this[INTERNALS](), this.crowd, radius, counts, sumX, sumY);
+  }
+
+  /** Internal: the fused join's scratch, for the team (parallel/team.ts). */
+  [CROWD](): SeparationScratch {
+    return this.crowd;
+  }
+}
