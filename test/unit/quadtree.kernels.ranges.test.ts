@@ -1,6 +1,6 @@
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree } from 'point-quadtree/crowd';
-import { distanceScale } from 'point-quadtree/internal/core/distance';
+import { PREP, RADIUS } from 'point-quadtree/internal/crowd/kernels/call';
 import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -9,37 +9,33 @@ import { mulberry32 } from '../../src/sim/random';
  * The WebAssembly kernel's accumulate export takes a contiguous range of the grouped leaf-pair list and
  * zeroes its per-slot sums first, so that sums over sub-ranges add up to the sums over the whole list:
  * what splitting the join across workers relies on. These tests call the export directly, on the memory
- * the last querySeparationInto laid out (the kernel's internals, read through a cast).
+ * and the call's record (kernels/call.ts) the last querySeparationInto laid out and filled (the kernel's
+ * internals, read through a cast).
  */
 
 interface Exports {
   memory: { buffer: ArrayBuffer };
-  accumulate(...args: number[]): number;
+  accumulate(call: number, from: number, to: number): number;
   tempBytes(slots: number): number;
 }
 interface Internals {
   x: Exports;
-  layout: { at: Record<'xy' | 'ids' | 'start' | 'count' | 'sorted' | 'sums' | 'temp' | 'prep', number> };
+  layout: { at: Record<'call' | 'sums' | 'temp' | 'prep', number> };
   listPairs: number;
 }
 
-/** The per-slot records (sum x, sum y, count, unused) of accumulate over pairs [from, to) of the list. */
+/**
+ * The per-slot records (sum x, sum y, count, unused) of accumulate over pairs [from, to) of the list, on the
+ * rows prepared by the last call or (`prepared` false: PREP set to 0 for this call) converted by each row.
+ */
 function rangeSums(k: Internals, from: number, to: number, slots: number, r: number, prepared: boolean) {
   const at = k.layout.at;
-  const found = k.x.accumulate(
-    at.xy,
-    at.ids,
-    at.start,
-    at.count,
-    at.sorted + from * 8,
-    to - from,
-    at.sums,
-    slots,
-    r,
-    distanceScale(r),
-    at.temp,
-    prepared ? at.prep : 0,
-  );
+  // The record holds the radius of the last call: this test's.
+  expect(new Float64Array(k.x.memory.buffer, at.call, 1 + (RADIUS >> 3))[RADIUS >> 3]).toBe(r);
+  const record = new Int32Array(k.x.memory.buffer, at.call, (PREP >> 2) + 1);
+  record[PREP >> 2] = prepared ? at.prep : 0;
+  const found = k.x.accumulate(at.call, from, to);
+  record[PREP >> 2] = at.prep;
   return { found, sums: new Float64Array(k.x.memory.buffer, at.sums, 4 * slots).slice() };
 }
 

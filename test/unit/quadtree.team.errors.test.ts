@@ -1,3 +1,4 @@
+import { PointQuadtree as PlainTree } from 'point-quadtree';
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree } from 'point-quadtree/crowd';
 import {
@@ -71,6 +72,19 @@ describe('SeparationTeam and serveSeparation: bad input', () => {
     );
     expect(() => team.querySeparationInto(tree, 1, c, [] as unknown as Float64Array, s)).toThrow(TypeError);
     expect([...c, ...s].every((v) => v === 0)).toBe(true);
+  });
+
+  it('querySeparationInto rejects a PointQuadtree that is not a CrowdQuadtree, naming the class it needs', () => {
+    const team = new SeparationTeam([port]);
+    const plain = new PlainTree({ bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 } });
+    plain.insert(0, 1, 1);
+    const c = new Int32Array(1);
+    const s = new Float64Array(1);
+    expect(() => team.querySeparationInto(plain as PointQuadtree, 1, c, s, s)).toThrow(TypeError);
+    expect(() => team.querySeparationInto(plain as PointQuadtree, 1, c, s, s)).toThrow(
+      'PointQuadtree: tree must be a CrowdQuadtree (point-quadtree/crowd), got a PointQuadtree: it has no separation join',
+    );
+    expect(c[0]).toBe(0);
   });
 
   it('serveSeparation rejects what is not a team message, naming it', () => {

@@ -6,10 +6,8 @@
  * kernel's memory cap.
  */
 
-import { distanceScale } from '../core/distance';
 import type { IdArray, PairKernel } from '../core/scratch';
 import type { TreeState } from '../core/state';
-import { SPARSE } from '../query/leafPairs';
 import { NOT_RUN } from '../query/pairs';
 import { type SeparationScratch, wasmKernel } from './separation';
 import { KernelRoomError } from './wasmLayout';
@@ -33,28 +31,9 @@ export class WasmPairs implements PairKernel {
   pairsInto(radius: number, outA: IdArray, outB: IdArray): number {
     const wasm = wasmKernel();
     if (wasm === null) return NOT_RUN;
-    const t = this.t;
-    const pool = t.pool;
     try {
       // The kernel walks the leaf pairs itself (the walk of the fused call, whose list it shares).
-      return wasm.pairs(
-        pool.xy,
-        pool.ids,
-        pool.top,
-        t.nodeStart,
-        t.nodeCount,
-        t.nodeLoose,
-        t.nodeChild,
-        t.nodeTop,
-        this.sc.serial,
-        t.version,
-        radius,
-        distanceScale(radius),
-        SPARSE,
-        PAIR_WIDE_SIDE,
-        outA,
-        outB,
-      );
+      return wasm.pairs(this.t, this.sc.serial, radius, PAIR_WIDE_SIDE, outA, outB);
     } catch (e) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript join.
       if (!(e instanceof KernelRoomError)) throw e;

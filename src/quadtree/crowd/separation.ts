@@ -22,7 +22,7 @@ import { distanceScale } from '../core/distance';
 import { pointRectDist2 } from '../core/geometry';
 import { idEnd } from '../core/nodes';
 import type { TreeState } from '../core/state';
-import { LeafPairList, leafPairsWithin, NODE, SPARSE, WIDE_SIDE } from '../query/leafPairs';
+import { LeafPairList, leafPairsWithin, NODE } from '../query/leafPairs';
 import { type SeparationWasm, separationWasm } from './wasm';
 import { KernelRoomError } from './wasmLayout';
 
@@ -251,27 +251,7 @@ export function separationInto(
   if (wasm !== null) {
     try {
       // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
-      return wasm.run(
-        pool.xy,
-        pool.ids,
-        slots,
-        t.nodeStart,
-        t.nodeCount,
-        t.idSlot,
-        t.nodeLoose,
-        t.nodeChild,
-        t.nodeTop,
-        sc.serial,
-        t.version,
-        radius,
-        distanceScale(radius),
-        SPARSE,
-        WIDE_SIDE,
-        counts,
-        sumX,
-        sumY,
-        end,
-      );
+      return wasm.run(t, sc.serial, radius, counts, sumX, sumY, end);
     } catch (e) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript kernel.
       if (!(e instanceof KernelRoomError)) throw e;

@@ -1,14 +1,33 @@
 /**
  * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts; compiled by
  * wasmModule.ts): the tree's arrays copied into the module's memory (laid out by wasmLayout.ts), the
- * leaf-pair walk, the kernel, and the hand-over of its per-slot sums to the caller's per-id arrays. A call
- * on an unchanged tree allocates nothing.
+ * leaf-pair walk, the kernel, and the hand-over of its per-slot sums to the caller's per-id arrays. Every
+ * kernel takes the call's record (kernels/call.ts), which this file fills: the regions' addresses, the
+ * radius and the counts. A call on an unchanged tree allocates nothing.
  */
 
+import { distanceScale } from '../core/distance';
+import type { IdArray } from '../core/scratch';
+import type { TreeState } from '../core/state';
+import { SPARSE, WIDE_SIDE } from '../query/leafPairs';
+import * as call from './kernels/call';
 import { copyIn, Layout, type Output, viewAt } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 export type { Output } from './wasmLayout';
+
+/**
+ * The arrays of a tree that the kernel copies in: a TreeState's (pool.xy, pool.ids, nodeStart, nodeCount,
+ * pool.top), or a helper thread's views of a team's shared buffer.
+ */
+export interface TreeArrays {
+  xy: Float64Array;
+  ids: Int32Array;
+  start: Int32Array;
+  count: Int32Array;
+  /** Slots in use. */
+  slots: number;
+}
 
 /** The compiled kernel and its memory layout. */
 export class SeparationWasm {
@@ -26,15 +45,26 @@ export class SeparationWasm {
   private outY: Output = new Float64Array(0);
   private list: Int32Array = new Int32Array(0);
   private sums: Float64Array = new Float64Array(0);
-  private pairA: Int32Array | Uint32Array = new Int32Array(0);
-  private pairB: Int32Array | Uint32Array = new Int32Array(0);
+  private pairA: IdArray = new Int32Array(0);
+  private pairB: IdArray = new Int32Array(0);
   private resume: Int32Array = new Int32Array(0);
-  /** The leaf-pair list now in memory (at.sorted): the tree state's serial (-1: none), version, radius. */
+  /** The call's record (kernels/call.ts): its f64 fields, and its i32 ones. */
+  private f64: Float64Array = new Float64Array(0);
+  private i32: Int32Array = new Int32Array(0);
+  /** The leaf-pair list now in memory (SORTED): the tree state's serial (-1: none), version, radius. */
   private listSerial = -1;
   private listVersion = -1;
   private listRadius = 0;
   private listWide = 0;
   private listPairs = 0;
+  /** A TreeState's arrays, as run() and pairs() hand them to load (one record, reused). */
+  private readonly arrays: TreeArrays = {
+    xy: new Float64Array(0),
+    ids: new Int32Array(0),
+    start: new Int32Array(0),
+    count: new Int32Array(0),
+    slots: 0,
+  };
 
   constructor(exports: Exports) {
     this.x = exports;
@@ -42,48 +72,22 @@ export class SeparationWasm {
   }
 
   /**
-   * Runs the kernel over a tree's arrays (each copied in whole: lengths are the arrays' own) and writes the
-   * per-id sums of ids below `end` into the caller's outputs. The leaf pairs are walked here, over copies
-   * of `rect` (nodeLoose) and `child`, only when (`serial`, `version`, `radius`) differ from the list in
-   * memory (`sparse`, `wide`: see {@link walkPairs}). Returns the number of item pairs.
+   * Runs the kernel over a tree (its arrays each copied in whole) and writes the per-id sums of ids below
+   * `end` into the caller's outputs. The leaf pairs are walked only when (`serial`, the tree's version,
+   * `radius`) differ from the list in memory (see {@link walkPairs}). Returns the number of item pairs.
    */
   run(
-    xy: Float64Array,
-    ids: Int32Array,
-    slots: number,
-    start: Int32Array,
-    count: Int32Array,
-    idSlot: Int32Array,
-    rect: Float64Array,
-    child: Int32Array,
-    nodes: number,
+    t: TreeState,
     serial: number,
-    version: number,
     radius: number,
-    s: number,
-    sparse: number,
-    wide: number,
     counts: Output,
     sumX: Float32Array | Float64Array,
     sumY: Float32Array | Float64Array,
     end: number,
   ): number {
-    const xySlots = xy.length >> 1;
-    const pairs = this.walkPairs(
-      xySlots,
-      idSlot.length,
-      rect,
-      child,
-      nodes,
-      serial,
-      version,
-      radius,
-      s,
-      sparse,
-      wide,
-    );
-    this.load(xy, ids, start, count, null, slots, radius);
-    const found = this.accumulateRange(0, pairs, slots, radius, s);
+    const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
+    this.load(this.arraysOf(t), null, radius);
+    const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);
     return found;
   }
@@ -97,74 +101,58 @@ export class SeparationWasm {
 
   /**
    * Makes the leaf-pair list of a tree (the walk of {@link run}) unless the list in memory is already that
-   * of (`serial`, `version`, `radius`); returns its pair count. `xySlots` and `ids` size the other regions
-   * as {@link run} would (slots of pool.xy, length of idSlot), so that a later {@link load} of the same
-   * tree lays nothing out again. `sparse` and `wide` are the leaf sides, in radii, past which a pair of
-   * leaves is marked sparse or wide (SPARSE and WIDE_SIDE of separation.ts). The list is read by
-   * {@link pairList}.
+   * of (`serial`, the tree's version, `radius`, `wide`); returns its pair count. Leaf pairs are marked
+   * sparse past SPARSE radii, wide past `wide` radii (leafPairs.ts). `idRoom` sizes the per-id outputs'
+   * regions as {@link run} would (the tree's idSlot.length; 0 for no per-id outputs), so that a later
+   * {@link load} of the same tree lays nothing out again. The list is read by {@link pairList}.
    */
-  walkPairs(
-    xySlots: number,
-    ids: number,
-    rect: Float64Array,
-    child: Int32Array,
-    nodes: number,
-    serial: number,
-    version: number,
-    radius: number,
-    s: number,
-    sparse: number,
-    wide: number,
-  ): number {
+  walkPairs(t: TreeState, serial: number, radius: number, wide: number, idRoom: number): number {
     const layout = this.layout;
-    const guess = Math.max(layout.room.pairs, 4 * nodes + 64);
-    this.fit(xySlots, child.length, guess, ids, Math.max(layout.room.stack, 256));
+    const guess = Math.max(layout.room.pairs, 4 * t.nodeTop + 64);
+    this.fit(t.pool.xy.length >> 1, t.nodeChild.length, guess, idRoom, Math.max(layout.room.stack, 256));
     if (
       serial !== this.listSerial ||
-      version !== this.listVersion ||
+      t.version !== this.listVersion ||
       radius !== this.listRadius ||
       wide !== this.listWide
     ) {
-      for (;;) {
-        const at = layout.at;
-        const buffer = this.x.memory.buffer;
-        this.rect = copyIn(this.rect, rect, buffer, at.rect);
-        this.child = copyIn(this.child, child, buffer, at.child);
-        const room = layout.room;
-        const n = this.x.walk(
-          at.rect,
-          at.child,
-          radius,
-          s,
-          // Multiplied here, where the products go straight into the module: passed between JavaScript
-          // functions, each would be a number allocated per call.
-          sparse * radius,
-          wide * radius,
-          at.stack,
-          room.stack,
-          at.list,
-          room.pairs,
-        );
-        if (n >= 0) {
-          this.x.sortByFirst(at.list, n, nodes, at.firstAt, at.sorted);
-          this.listSerial = serial;
-          this.listVersion = version;
-          this.listRadius = radius;
-          this.listWide = wide;
-          this.listPairs = n;
-          break;
-        }
-        // Out of room (the fit lays everything out again, so the copies above are made again).
-        this.fit(
-          xySlots,
-          child.length,
-          room.pairs * (n === -1 ? 2 : 1),
-          ids,
-          room.stack * (n === -2 ? 2 : 1),
-        );
-      }
+      this.listPairs = this.walk(t, radius, wide, idRoom);
+      this.listSerial = serial;
+      this.listVersion = t.version;
+      this.listRadius = radius;
+      this.listWide = wide;
     }
     return this.listPairs;
+  }
+
+  /** walkPairs' walk and grouping, the regions grown until the list and the stack fit. */
+  private walk(t: TreeState, radius: number, wide: number, idRoom: number): number {
+    for (;;) {
+      const at = this.layout.at;
+      const buffer = this.x.memory.buffer;
+      this.rect = copyIn(this.rect, t.nodeLoose, buffer, at.rect);
+      this.child = copyIn(this.child, t.nodeChild, buffer, at.child);
+      const room = this.layout.room;
+      const f = this.f64;
+      f[call.RADIUS >> 3] = radius;
+      f[call.SCALE >> 3] = distanceScale(radius);
+      f[call.SPARSE_SIDE >> 3] = SPARSE * radius;
+      f[call.WIDE_SIDE >> 3] = wide * radius;
+      this.i32[call.NODES >> 2] = t.nodeTop;
+      const n = this.x.walk(at.call);
+      if (n >= 0) {
+        this.x.sortByFirst(at.call, n);
+        return n;
+      }
+      // Out of room (the fit lays everything out again, so the copies above are made again).
+      this.fit(
+        t.pool.xy.length >> 1,
+        t.nodeChild.length,
+        room.pairs * (n === -1 ? 2 : 1),
+        idRoom,
+        room.stack * (n === -2 ? 2 : 1),
+      );
+    }
   }
 
   /** The leaf pairs of the last {@link walkPairs} (stride 2; the first 2 x its count are valid), a view. */
@@ -176,23 +164,15 @@ export class SeparationWasm {
 
   /**
    * Copies a tree's arrays into the module's memory (each in whole; views made again when a length
-   * changes) and prepares the rows of its first `slots` slots for `radius` (kernels/prepare.ts: once per
-   * tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy in
-   * whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null: keep
-   * the list of the last {@link walkPairs}, which must be of this tree.
+   * changes) and prepares the rows of its first `tree.slots` slots for `radius` (kernels/prepare.ts: once
+   * per tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy
+   * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
+   * keep the list of the last {@link walkPairs}, which must be of this tree.
    */
-  load(
-    xy: Float64Array,
-    ids: Int32Array,
-    start: Int32Array,
-    count: Int32Array,
-    list: Int32Array | null,
-    slots: number,
-    radius: number,
-  ): void {
+  load(tree: TreeArrays, list: Int32Array | null, radius: number): void {
     const room = this.layout.room;
     const pairs = list === null ? room.pairs : list.length >> 1;
-    this.fit(xy.length >> 1, start.length, pairs, room.ids, room.stack);
+    this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
     const at = this.layout.at;
     const buffer = this.x.memory.buffer;
     if (list !== null) {
@@ -200,33 +180,22 @@ export class SeparationWasm {
       this.pairList().set(list);
       this.listSerial = -1;
     }
-    this.xy = copyIn(this.xy, xy, buffer, at.xy);
-    this.ids = copyIn(this.ids, ids, buffer, at.ids);
-    this.start = copyIn(this.start, start, buffer, at.start);
-    this.count = copyIn(this.count, count, buffer, at.count);
-    this.x.prepare(at.xy, slots, radius, at.prep);
+    this.xy = copyIn(this.xy, tree.xy, buffer, at.xy);
+    this.ids = copyIn(this.ids, tree.ids, buffer, at.ids);
+    this.start = copyIn(this.start, tree.start, buffer, at.start);
+    this.count = copyIn(this.count, tree.count, buffer, at.count);
+    this.i32[call.SLOTS >> 2] = tree.slots;
+    this.f64[call.RADIUS >> 3] = radius;
+    this.f64[call.SCALE >> 3] = distanceScale(radius);
+    this.x.prepare(at.call);
   }
 
   /**
    * The kernel over the leaf pairs [from, to) of the list in memory, on the tree of the last {@link load},
    * into the per-slot records (zeroed first; read by {@link slotSums}). Returns the number of item pairs.
    */
-  accumulateRange(from: number, to: number, slots: number, radius: number, s: number): number {
-    const at = this.layout.at;
-    return this.x.accumulate(
-      at.xy,
-      at.ids,
-      at.start,
-      at.count,
-      at.sorted + from * 8,
-      to - from,
-      at.sums,
-      slots,
-      radius,
-      s,
-      at.temp,
-      at.prep,
-    );
+  accumulateRange(from: number, to: number): number {
+    return this.x.accumulate(this.layout.at.call, from, to);
   }
 
   /**
@@ -255,20 +224,11 @@ export class SeparationWasm {
     this.outCount = viewAt(this.outCount, counts, buffer, at.oc, end);
     this.outX = viewAt(this.outX, sumX, buffer, at.ox, end);
     this.outY = viewAt(this.outY, sumY, buffer, at.oy, end);
-    const kinds = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
-    this.x.scatterLeaves(
-      at.sorted,
-      this.listPairs,
-      at.start,
-      at.count,
-      at.ids,
-      end,
-      at.sums,
-      at.oc,
-      at.ox,
-      at.oy,
-      kinds,
-    );
+    const i32 = this.i32;
+    i32[call.PAIRS >> 2] = this.listPairs;
+    i32[call.END >> 2] = end;
+    i32[call.KINDS >> 2] = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
+    this.x.scatterLeaves(at.call);
     counts.set(this.outCount);
     sumX.set(this.outX);
     sumY.set(this.outY);
@@ -276,44 +236,16 @@ export class SeparationWasm {
 
   /**
    * queryPairsInto's join in the kernel (kernels/pairs.ts): every unordered pair of items within `radius`
-   * (closed; differences times `s`) of a tree given as to {@link run} (no per-id outputs: their regions
-   * keep the room they have), the same pairs as pairs.ts's PairJoin, into outA / outB. The leaf pairs are those of {@link walkPairs}
-   * (the list in memory is reused when it is this tree's at this radius). The join fills one chunk of the
-   * module's memory at a time, copied out whole where the outputs have room past it, else pair by pair.
-   * Returns the count, or -1 when the pairs do not fit in the shorter output (its contents unspecified).
+   * (closed) of the tree, the same pairs as query/pairs.ts's JavaScript join, into outA / outB. The leaf
+   * pairs are those of {@link walkPairs} with pairs wide past `wide` radii (the list in memory is reused
+   * when it is this tree's at this radius; no per-id outputs: their regions keep the room they have). The
+   * join fills one chunk of the module's memory at a time, copied out whole where the outputs have room past
+   * it, else pair by pair. Returns the count, or -1 when the pairs do not fit in the shorter output (its
+   * contents unspecified).
    */
-  pairs(
-    xy: Float64Array,
-    ids: Int32Array,
-    slots: number,
-    start: Int32Array,
-    count: Int32Array,
-    rect: Float64Array,
-    child: Int32Array,
-    nodes: number,
-    serial: number,
-    version: number,
-    radius: number,
-    s: number,
-    sparse: number,
-    wide: number,
-    outA: Int32Array | Uint32Array,
-    outB: Int32Array | Uint32Array,
-  ): number {
-    const listPairs = this.walkPairs(
-      xy.length >> 1,
-      0,
-      rect,
-      child,
-      nodes,
-      serial,
-      version,
-      radius,
-      s,
-      sparse,
-      wide,
-    );
-    this.load(xy, ids, start, count, null, slots, radius);
+  pairs(t: TreeState, serial: number, radius: number, wide: number, outA: IdArray, outB: IdArray): number {
+    const listPairs = this.walkPairs(t, serial, radius, wide, 0);
+    this.load(this.arraysOf(t), null, radius);
     const at = this.layout.at;
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;
@@ -324,28 +256,13 @@ export class SeparationWasm {
     this.pairA = pairA;
     this.pairB = pairB;
     this.resume = resume;
+    this.i32[call.PAIRS >> 2] = listPairs;
     const cap = Math.min(outA.length, outB.length);
     resume[0] = 0;
     resume[1] = 0;
     let found = 0;
     do {
-      const n = this.x.joinPairs(
-        at.xy,
-        at.ids,
-        at.start,
-        at.count,
-        at.sorted,
-        listPairs,
-        slots,
-        radius,
-        s,
-        at.temp,
-        at.prep,
-        at.pairA,
-        at.pairB,
-        chunk,
-        at.resume,
-      );
+      const n = this.x.joinPairs(at.call);
       if (found + n > cap) return -1;
       if (found + chunk <= cap) {
         // The whole chunk (entries past n are overwritten by the next chunk, or lie past the count).
@@ -362,9 +279,56 @@ export class SeparationWasm {
     return found;
   }
 
-  /** Lays the regions out again when one lacks room (the list in memory is then lost). */
+  /** A TreeState's arrays as the record load() takes (the reused record). */
+  private arraysOf(t: TreeState): TreeArrays {
+    const a = this.arrays;
+    a.xy = t.pool.xy;
+    a.ids = t.pool.ids;
+    a.start = t.nodeStart;
+    a.count = t.nodeCount;
+    a.slots = t.pool.top;
+    return a;
+  }
+
+  /**
+   * Lays the regions out again when one lacks room (the list in memory is then lost), and writes their
+   * addresses and room into the call's record.
+   */
   private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
-    if (this.layout.fit(slots, nodes, pairs, ids, stack)) this.listSerial = -1;
+    if (!this.layout.fit(slots, nodes, pairs, ids, stack) && this.i32.buffer === this.x.memory.buffer) return;
+    this.listSerial = -1;
+    this.addresses();
+  }
+
+  /** The call's record made again over the memory, with every region's address and room in it. */
+  private addresses(): void {
+    const { at, room, chunk } = this.layout;
+    const buffer = this.x.memory.buffer;
+    this.f64 = viewAt(this.f64, this.f64, buffer, at.call, call.CALL_BYTES >> 3);
+    this.i32 = viewAt(this.i32, this.i32, buffer, at.call, call.CALL_BYTES >> 2);
+    const i32 = this.i32;
+    i32[call.XY >> 2] = at.xy;
+    i32[call.IDS >> 2] = at.ids;
+    i32[call.START >> 2] = at.start;
+    i32[call.COUNT >> 2] = at.count;
+    i32[call.RECT >> 2] = at.rect;
+    i32[call.CHILD >> 2] = at.child;
+    i32[call.STACK >> 2] = at.stack;
+    i32[call.LIST >> 2] = at.list;
+    i32[call.SORTED >> 2] = at.sorted;
+    i32[call.FIRST_AT >> 2] = at.firstAt;
+    i32[call.SUMS >> 2] = at.sums;
+    i32[call.TEMP >> 2] = at.temp;
+    i32[call.PREP >> 2] = at.prep;
+    i32[call.PAIR_A >> 2] = at.pairA;
+    i32[call.PAIR_B >> 2] = at.pairB;
+    i32[call.RESUME >> 2] = at.resume;
+    i32[call.OUT_COUNT >> 2] = at.oc;
+    i32[call.OUT_X >> 2] = at.ox;
+    i32[call.OUT_Y >> 2] = at.oy;
+    i32[call.STACK_CAP >> 2] = room.stack;
+    i32[call.LIST_CAP >> 2] = room.pairs;
+    i32[call.LIMIT >> 2] = chunk;
   }
 
   /** The memory's bytes now (for tests: the views follow it when it grows). */

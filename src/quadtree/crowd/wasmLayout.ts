@@ -1,6 +1,8 @@
 /**
  * The kernel's memory layout: the regions that hold copies of a tree's arrays and the kernel's outputs and
  * scratch (byte offsets, 16-aligned, in this order):
+ *   call    the call's record, CALL_BYTES (kernels/call.ts): each kernel's arguments, the addresses of these
+ *           regions among them
  *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)
  *   ids     i32 per slot (+ padding)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
@@ -18,6 +20,7 @@
  * when a region moved, its length changed or the memory grew.
  */
 
+import { CALL_BYTES } from './kernels/call';
 import type { Exports } from './wasmModule';
 
 /** Room per region, in items. */
@@ -31,6 +34,7 @@ export interface Room {
 
 /** Byte offsets of the regions (see the layout above). */
 export interface Regions {
+  call: number;
   xy: number;
   ids: number;
   start: number;
@@ -81,6 +85,7 @@ const CHUNK = 32768;
 export class Layout {
   room: Room = { slots: 0, nodes: 0, pairs: 0, ids: 0, stack: 0 };
   at: Regions = {
+    call: 0,
     xy: 0,
     ids: 0,
     start: 0,
@@ -171,6 +176,7 @@ export class Layout {
       return here;
     };
     const at: Regions = {
+      call: take(CALL_BYTES),
       xy: take(pad * 16),
       ids: take(pad * 4),
       start: take(room.nodes * 4),

@@ -23,70 +23,27 @@ interface WasmApi {
 }
 const engine = globalThis as { WebAssembly?: WasmApi; atob?: (data: string) => string };
 
-/** The module's exports (every pointer a byte offset into its memory; see the files in kernels/). */
+/**
+ * The module's exports. Every pointer is a byte offset into its memory; `call` is the address of the call's
+ * record (kernels/call.ts), which the host fills before a call: each kernel reads its arguments there.
+ */
 export interface Exports {
   memory: WasmMemory;
   heapBase(): number;
   tempBytes(slots: number): number;
   prepBytes(slots: number): number;
-  prepare(xy: number, slots: number, radius: number, prep: number): void;
-  scatterLeaves(
-    list: number,
-    pairs: number,
-    start: number,
-    count: number,
-    ids: number,
-    end: number,
-    sums: number,
-    outCount: number,
-    outX: number,
-    outY: number,
-    kinds: number,
-  ): void;
-  accumulate(
-    xy: number,
-    ids: number,
-    start: number,
-    count: number,
-    list: number,
-    pairs: number,
-    sums: number,
-    slots: number,
-    radius: number,
-    s: number,
-    temp: number,
-    prep: number,
-  ): number;
-  walk(
-    rect: number,
-    child: number,
-    radius: number,
-    s: number,
-    sparseSide: number,
-    wideSide: number,
-    stack: number,
-    stackCap: number,
-    list: number,
-    listCap: number,
-  ): number;
-  sortByFirst(list: number, n: number, nodes: number, at: number, out: number): void;
-  joinPairs(
-    xy: number,
-    ids: number,
-    start: number,
-    count: number,
-    list: number,
-    pairs: number,
-    slots: number,
-    radius: number,
-    s: number,
-    temp: number,
-    prep: number,
-    outA: number,
-    outB: number,
-    limit: number,
-    resume: number,
-  ): number;
+  /** kernels/prepare.ts: the rows' f32 offsets of every slot, for the call's radius. */
+  prepare(call: number): void;
+  /** kernels/walk.ts: the leaf pairs within reach into LIST; their count, or -1 / -2 out of room. */
+  walk(call: number): number;
+  /** kernels/walk.ts: the first `n` leaf pairs at LIST grouped by first leaf into SORTED. */
+  sortByFirst(call: number, n: number): void;
+  /** kernels/separation.ts: the fused join over the grouped pairs [from, to) into the per-slot sums. */
+  accumulate(call: number, from: number, to: number): number;
+  /** kernels/separation.ts: the per-slot sums handed to the per-id outputs. */
+  scatterLeaves(call: number): void;
+  /** kernels/pairs.ts: one chunk of the pair join; the pairs written. */
+  joinPairs(call: number): number;
 }
 
 /** base64 to bytes, without Buffer (browsers) or a fetch. */

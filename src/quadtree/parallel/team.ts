@@ -22,14 +22,15 @@ import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
   checkOut,
+  type SeparationScratch,
   type SumArray,
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import { separationWasm } from '../crowd/wasm';
+import { type SeparationWasm, separationWasm, type TreeArrays } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
 import { INTERNALS, PointQuadtree } from '../PointQuadtree';
-import { SPARSE, WIDE_SIDE } from '../query/leafPairs';
+import { WIDE_SIDE } from '../query/leafPairs';
 import {
   ATTACHED,
   type Capacity,
@@ -127,6 +128,17 @@ export interface SeparationTeamFigures {
   mergeMs: number;
 }
 
+/** A team's call now running: its arguments (checked), one record reused from call to call. */
+class TeamCall {
+  t!: TreeState;
+  sc!: SeparationScratch;
+  radius = 0;
+  counts: CountArray = new Int32Array(0);
+  sumX: SumArray = new Float64Array(0);
+  sumY: SumArray = new Float64Array(0);
+  end = 0;
+}
+
 /** The caller's share moves by this factor per call, between these bounds (see SeparationTeamFigures). */
 const SHARE_STEP = 1.03;
 const MIN_SHARE = 0.25;
@@ -175,8 +187,22 @@ export class SeparationTeam {
   private readonly rangeHelper: Int32Array;
   /** Per helper: the last generation whose range the caller took over. */
   private readonly takenAt: Int32Array;
-  /** The helpers whose range went into this call's answer. */
+  /** The helpers whose range went into this call's answer, and how many. */
   private readonly doneBy: Int32Array;
+  private helped = 0;
+  /** The call now running: its arguments, its leaf pairs, its ranges, whether the caller banked sums. */
+  private readonly call = new TeamCall();
+  private pairs = 0;
+  private parts = 0;
+  private banked = false;
+  /** The tree's arrays as the kernel loads them (one record, reused). */
+  private readonly arrays: TreeArrays = {
+    xy: new Float64Array(0),
+    ids: new Int32Array(0),
+    start: new Int32Array(0),
+    count: new Int32Array(0),
+    slots: 0,
+  };
 
   /**
    * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}.
@@ -240,7 +266,10 @@ export class SeparationTeam {
 
   /**
    * The tree's {@link CrowdQuadtree.querySeparationInto} (same arguments, same answer: the counts equal,
-   * the sums up to the order of additions), split over the caller and the helpers.
+   * the sums up to the order of additions), split over the caller and the helpers. In phases: the checks;
+   * the walk, the helpers ready and the cut of the list (else the whole call on this thread); publishing
+   * the inputs; the caller's own range and the ranges no helper claimed; collecting the helpers' ranges;
+   * merging the sums into the outputs.
    * @throws as the tree's own call, before anything is written.
    */
   querySeparationInto(
@@ -250,6 +279,48 @@ export class SeparationTeam {
     sumX: SumArray,
     sumY: SumArray,
   ): number {
+    this.start(tree, radius, counts, sumX, sumY);
+    const last = this.last;
+    const wasm = separationWasm();
+    let reason: OneThreadReason = '';
+    if (this.ports.length === 0) reason = 'no helpers';
+    else if (this.disposed) reason = 'disposed';
+    else if (wasm === null || separationKernel() !== 'wasm-simd') reason = 'JavaScript kernel';
+    if (reason !== '' || wasm === null) {
+      last.lost = this.countLost();
+      return this.alone(reason);
+    }
+    last.reason = '';
+    const tWalk = this.timing ? now() : 0;
+    const alone = this.plan(wasm);
+    if (alone !== '') return this.alone(alone);
+    const parts = this.parts;
+    const v = this.publish(wasm, parts);
+    const tOwn = this.timing ? now() : 0;
+    let found = this.ownRanges(wasm, v, parts);
+    const tWait = this.timing ? now() : 0;
+    found += this.collect(wasm, v, parts);
+    const tMerge = this.timing ? now() : 0;
+    const helped = this.merge(wasm, v);
+    last.threads = 1 + helped;
+    if (helped === 0) last.reason = 'helpers late';
+    if (this.timing) {
+      last.publishMs = tOwn - tWalk;
+      last.ownMs = tWait - tOwn;
+      last.waitMs = tMerge - tWait;
+      last.mergeMs = now() - tMerge;
+    }
+    return found;
+  }
+
+  /** The checks of a call (throwing before anything is written), its arguments into the call's record. */
+  private start(
+    tree: CrowdQuadtree,
+    radius: number,
+    counts: CountArray,
+    sumX: SumArray,
+    sumY: SumArray,
+  ): void {
     const crowd = (tree as { [CROWD]?: () => unknown } | null)?.[CROWD];
     if (typeof crowd !== 'function') {
       if (tree instanceof PointQuadtree) {
@@ -262,65 +333,67 @@ export class SeparationTeam {
       );
     }
     const t = tree[INTERNALS]() as TreeState;
-    const sc = tree[CROWD]();
     checkRadius('radius', radius);
     const end = idEnd(t);
     checkOut('counts', counts, true, end);
     checkOut('sumX', sumX, false, end);
     checkOut('sumY', sumY, false, end);
+    const call = this.call;
+    call.t = t;
+    call.sc = tree[CROWD]();
+    call.radius = radius;
+    call.counts = counts;
+    call.sumX = sumX;
+    call.sumY = sumY;
+    call.end = end;
     const last = this.last;
     last.threads = 1;
     last.tookOver = 0;
     last.ready = 0;
-    const wasm = separationWasm();
-    let reason: OneThreadReason = '';
-    if (this.ports.length === 0) reason = 'no helpers';
-    else if (this.disposed) reason = 'disposed';
-    else if (wasm === null || separationKernel() !== 'wasm-simd') reason = 'JavaScript kernel';
-    if (reason !== '' || wasm === null) {
-      last.reason = reason;
-      last.lost = this.countLost();
-      return separationInto(t, sc, radius, counts, sumX, sumY, end);
-    }
-    last.reason = '';
-    const timing = this.timing;
-    const tWalk = timing ? now() : 0;
-    const pool = t.pool;
-    const slots = pool.top;
-    const s = distanceScale(radius);
+  }
+
+  /** The whole call on this thread (the tree's own join), `reason` said in the figures. */
+  private alone(reason: OneThreadReason): number {
+    const c = this.call;
+    this.last.reason = reason;
+    return separationInto(c.t, c.sc, c.radius, c.counts, c.sumX, c.sumY, c.end);
+  }
+
+  /**
+   * The walk, the helpers ready to take a range, and the cut of the list by work into `cuts` (`parts`
+   * ranges: the caller's and one per ready helper). Returns '', or why the call runs on this thread (the
+   * kernel's memory cannot hold it, too few pairs, no helper ready).
+   */
+  private plan(wasm: SeparationWasm): OneThreadReason {
+    const { t, sc, radius } = this.call;
     let pairs = -1;
     try {
-      pairs = wasm.walkPairs(
-        pool.xy.length >> 1,
-        t.idSlot.length,
-        t.nodeLoose,
-        t.nodeChild,
-        t.nodeTop,
-        sc.serial,
-        t.version,
-        radius,
-        s,
-        SPARSE,
-        WIDE_SIDE,
-      );
+      pairs = wasm.walkPairs(t, sc.serial, radius, WIDE_SIDE, t.idSlot.length);
     } catch (e) {
       if (!(e instanceof KernelRoomError)) throw e;
     }
-    if (pairs < 0) {
-      // The kernel's memory cannot hold this call (a radius far wider than the leaves).
-      last.reason = 'JavaScript kernel';
-      return separationInto(t, sc, radius, counts, sumX, sumY, end);
-    }
-    if (pairs < Math.max(1, this.minPairs)) {
-      last.reason = 'few pairs';
-      return separationInto(t, sc, radius, counts, sumX, sumY, end);
-    }
+    // The kernel's memory cannot hold this call (a radius far wider than the leaves).
+    if (pairs < 0) return 'JavaScript kernel';
+    if (pairs < Math.max(1, this.minPairs)) return 'few pairs';
+    this.pairs = pairs;
     // The kernel's whole list region (a copy of it is one memcpy; pair by pair, ten times slower).
     const list = wasm.pairList();
-    const v = this.fit(pool.xy.length, pool.ids.length, t.nodeStart.length, list.length >> 1);
-    const control = v.control;
-    if (this.canBlock === null) this.canBlock = blockingAllowed(control);
-    // The helpers that can take a range now: attached to this buffer, able to run the kernel, not lost.
+    const v = this.fit(t.pool.xy.length, t.pool.ids.length, t.nodeStart.length, list.length >> 1);
+    if (this.canBlock === null) this.canBlock = blockingAllowed(v.control);
+    const parts = this.readyHelpers(v.control);
+    this.parts = parts;
+    if (parts === 1) return 'helpers not ready';
+    cutByWork(list, pairs, t.nodeCount, parts, this.last.share, this.cuts);
+    // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
+    if (this.cuts[1] === pairs) return 'few pairs';
+    return '';
+  }
+
+  /**
+   * The helpers that can take a range now (attached to this buffer, able to run the kernel, not lost) into
+   * rangeHelper from index 1, their ranges emptied; returns 1 + how many.
+   */
+  private readyHelpers(control: Int32Array): number {
     const rangeHelper = this.rangeHelper;
     let parts = 1;
     for (let k = 0; k < this.ports.length; k++) {
@@ -333,65 +406,65 @@ export class SeparationTeam {
       if (lostAt > 0 && Atomics.load(control, helperWord(k, SEEN)) >> 1 > lostAt) this.lost[k] = 0;
       if (state === ATTACHED && this.lost[k] === 0) rangeHelper[parts++] = k;
     }
-    last.ready = parts - 1;
-    last.lost = this.countLost();
-    if (parts === 1) {
-      last.reason = 'helpers not ready';
-      return separationInto(t, sc, radius, counts, sumX, sumY, end);
-    }
-    const cuts = this.cuts;
-    cutByWork(list, pairs, t.nodeCount, parts, last.share, cuts);
-    if (cuts[1] === pairs) {
-      // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
-      last.reason = 'few pairs';
-      return separationInto(t, sc, radius, counts, sumX, sumY, end);
-    }
-    // Publish: SEQ odd while writing (a late helper that copies now sees the change and drops its copy).
+    this.last.ready = parts - 1;
+    this.last.lost = this.countLost();
+    return parts;
+  }
+
+  /**
+   * Publishes generation g: the tree's arrays and the list into the shared buffer, and each helper's range.
+   * SEQ is odd while it writes (a late helper that copies now sees the change and drops its copy).
+   */
+  private publish(wasm: SeparationWasm, parts: number): TeamViews {
+    const v = this.views!;
+    const { t, radius } = this.call;
+    const control = v.control;
+    const pool = t.pool;
     const g = ++this.generation;
     Atomics.store(control, SEQ, 2 * g - 1);
     v.xy.set(pool.xy);
     v.ids.set(pool.ids);
     v.start.set(t.nodeStart);
     v.count.set(t.nodeCount);
-    v.list.set(list);
+    v.list.set(wasm.pairList());
     v.numbers[0] = radius;
-    v.numbers[1] = s;
-    control[SLOTS] = slots;
-    control[PAIRS] = pairs;
+    v.numbers[1] = distanceScale(radius);
+    control[SLOTS] = pool.top;
+    control[PAIRS] = this.pairs;
     control[NODES] = t.nodeTop;
     for (let p = 1; p < parts; p++) {
-      const k = rangeHelper[p];
-      control[helperWord(k, FROM)] = cuts[p];
-      control[helperWord(k, TO)] = cuts[p + 1];
+      const k = this.rangeHelper[p];
+      control[helperWord(k, FROM)] = this.cuts[p];
+      control[helperWord(k, TO)] = this.cuts[p + 1];
     }
     Atomics.store(control, SEQ, 2 * g);
     Atomics.notify(control, SEQ);
+    return v;
+  }
 
-    // The caller's own range, then every range no helper has claimed.
-    const xy = pool.xy;
-    const ids = pool.ids;
-    const start = t.nodeStart;
-    const count = t.nodeCount;
-    const tOwn = timing ? now() : 0;
+  /**
+   * The caller's own range, then every range no helper has claimed (the helper, still loading, busy or
+   * descheduled, will see the claim and leave it); then the caller's share moves a little toward the
+   * balance (not after a takeover). Returns the item pairs of those ranges.
+   */
+  private ownRanges(wasm: SeparationWasm, v: TeamViews, parts: number): number {
+    const { t, radius } = this.call;
+    const g = this.generation;
+    const control = v.control;
+    const cuts = this.cuts;
     // The tree into the caller's kernel once (with its rows prepared) for all the ranges it may do.
-    wasm.load(xy, ids, start, count, null, slots, radius);
-    let found = wasm.accumulateRange(0, cuts[1], slots, radius, s);
-    // The kernel's sums hold one range at a time: before it runs another, they are banked in the caller's
-    // region (copied the first time, added after), and the bank goes back at the end.
-    const bank = this.ports.length;
-    let banked = false;
+    wasm.load(this.arraysOf(t), null, radius);
+    let found = wasm.accumulateRange(0, cuts[1]);
+    this.banked = false;
+    const last = this.last;
     for (let p = 1; p < parts; p++) {
-      const k = rangeHelper[p];
+      const k = this.rangeHelper[p];
       if (cuts[p] >= cuts[p + 1]) continue;
       const claim = helperWord(k, CLAIM);
       if (this.claimWaitMs > 0) waitFor(control, claim, g, this.claimWaitMs, this.canBlock === true);
       const c = Atomics.load(control, claim);
       if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
-      // Not started: the caller does it (the helper will see the claim and leave it).
-      if (!banked) toRegion(wasm.slotSums(slots), v, bank, false);
-      banked = true;
-      found += wasm.accumulateRange(cuts[p], cuts[p + 1], slots, radius, s);
-      toRegion(wasm.slotSums(slots), v, bank, true);
+      found += this.takeRange(wasm, v, p);
       this.takenAt[k] = g;
       last.tookOver++;
     }
@@ -399,52 +472,80 @@ export class SeparationTeam {
     if (last.tookOver === 0) {
       let waiting = false;
       for (let p = 1; p < parts; p++) {
-        const k = rangeHelper[p];
+        const k = this.rangeHelper[p];
         if (cuts[p] < cuts[p + 1] && Atomics.load(control, helperWord(k, DONE)) !== g) waiting = true;
       }
       const share = last.share * (waiting ? SHARE_STEP : 1 / SHARE_STEP);
       last.share = Math.min(MAX_SHARE, Math.max(MIN_SHARE, share));
     }
-    // Wait for the ranges the helpers claimed, at most patienceMs each.
-    const tWait = timing ? now() : 0;
-    const doneBy = this.doneBy;
-    let helped = 0;
+    return found;
+  }
+
+  /**
+   * Range p done on this thread. The kernel's sums hold one range at a time: before it runs another, they
+   * are banked in the caller's region of the shared buffer (copied the first time, added after), and the
+   * bank goes back at the merge.
+   */
+  private takeRange(wasm: SeparationWasm, v: TeamViews, p: number): number {
+    const slots = this.call.t.pool.top;
+    const bank = this.ports.length;
+    if (!this.banked) toRegion(wasm.slotSums(slots), v, bank, false);
+    this.banked = true;
+    const found = wasm.accumulateRange(this.cuts[p], this.cuts[p + 1]);
+    toRegion(wasm.slotSums(slots), v, bank, true);
+    return found;
+  }
+
+  /**
+   * Waits for the ranges the helpers claimed, at most patienceMs each; a helper late or failed is given up
+   * on (it may still write its region, which is not read until it is used again, and then rewritten first)
+   * and its range done here. The helpers that did theirs go into doneBy. Returns those ranges' item pairs.
+   */
+  private collect(wasm: SeparationWasm, v: TeamViews, parts: number): number {
+    const g = this.generation;
+    const control = v.control;
+    let found = 0;
+    this.helped = 0;
     for (let p = 1; p < parts; p++) {
-      const k = rangeHelper[p];
-      // Every range is claimed by now: by its helper, or taken over above.
-      if (cuts[p] >= cuts[p + 1] || this.takenAt[k] === g) continue;
-      const done = helperWord(k, DONE);
-      const late = !waitFor(control, done, g, this.patienceMs, this.canBlock === true);
+      const k = this.rangeHelper[p];
+      // Every range is claimed by now: by its helper, or taken over.
+      if (this.cuts[p] >= this.cuts[p + 1] || this.takenAt[k] === g) continue;
+      const late = !waitFor(control, helperWord(k, DONE), g, this.patienceMs, this.canBlock === true);
       const failed = Atomics.load(control, helperWord(k, FAILED)) === g;
       if (!late && !failed) {
         found += control[helperWord(k, FOUND)];
-        doneBy[helped++] = k;
+        this.doneBy[this.helped++] = k;
         continue;
       }
-      // Given up on (late, or it threw): it may still write its region, which is not read until it is used
-      // again (and then rewritten first).
       this.lost[k] = failed ? -1 : g;
-      last.lost++;
-      if (!banked) toRegion(wasm.slotSums(slots), v, bank, false);
-      banked = true;
-      found += wasm.accumulateRange(cuts[p], cuts[p + 1], slots, radius, s);
-      toRegion(wasm.slotSums(slots), v, bank, true);
-    }
-    const tMerge = timing ? now() : 0;
-    const sums = wasm.slotSums(slots);
-    if (banked) addRegion(sums, v, bank, false);
-    for (let q = 0; q < helped; q++) addRegion(sums, v, doneBy[q], true);
-    // Per id by the walked list's leaves (every slot in use is in one leaf).
-    wasm.scatterInto(end, counts, sumX, sumY);
-    last.threads = 1 + helped;
-    if (helped === 0) last.reason = 'helpers late';
-    if (timing) {
-      last.publishMs = tOwn - tWalk;
-      last.ownMs = tWait - tOwn;
-      last.waitMs = tMerge - tWait;
-      last.mergeMs = now() - tMerge;
+      this.last.lost++;
+      found += this.takeRange(wasm, v, p);
     }
     return found;
+  }
+
+  /**
+   * The bank and the helpers' regions added into the kernel's sums, handed to the per-id outputs by the
+   * walked list's leaves (every slot in use is in one leaf). Returns how many helpers' ranges went in.
+   */
+  private merge(wasm: SeparationWasm, v: TeamViews): number {
+    const { t, counts, sumX, sumY, end } = this.call;
+    const sums = wasm.slotSums(t.pool.top);
+    if (this.banked) addRegion(sums, v, this.ports.length, false);
+    for (let q = 0; q < this.helped; q++) addRegion(sums, v, this.doneBy[q], true);
+    wasm.scatterInto(end, counts, sumX, sumY);
+    return this.helped;
+  }
+
+  /** A TreeState's arrays as the kernel's load takes them (the reused record). */
+  private arraysOf(t: TreeState): TreeArrays {
+    const a = this.arrays;
+    a.xy = t.pool.xy;
+    a.ids = t.pool.ids;
+    a.start = t.nodeStart;
+    a.count = t.nodeCount;
+    a.slots = t.pool.top;
+    return a;
   }
 
   /** Helpers not in use now (given up on, for now or for good). */

@@ -6,7 +6,7 @@
  * sums, writes them to its region of the shared buffer and marks the generation done.
  */
 
-import { separationWasm } from '../crowd/wasm';
+import { separationWasm, type TreeArrays } from '../crowd/wasm';
 import {
   ATTACHED,
   CLAIM,
@@ -51,10 +51,13 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   const claim = helperWord(index, CLAIM);
   const done = helperWord(index, DONE);
   // Views of the slots and nodes in use (made again only when their number changes).
-  let xy = views.xy.subarray(0, 0);
-  let ids = views.ids.subarray(0, 0);
-  let start = views.start.subarray(0, 0);
-  let count = views.count.subarray(0, 0);
+  const tree: TreeArrays = {
+    xy: views.xy.subarray(0, 0),
+    ids: views.ids.subarray(0, 0),
+    start: views.start.subarray(0, 0),
+    count: views.count.subarray(0, 0),
+    slots: 0,
+  };
   let seen = 0;
   for (;;) {
     const stop = Atomics.load(control, STOP);
@@ -79,19 +82,18 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
     try {
       const slots = Math.min(control[SLOTS], views.capacity.slots);
       const nodes = Math.min(control[NODES], views.capacity.nodes);
-      if (ids.length !== slots) {
-        xy = views.xy.subarray(0, 2 * slots);
-        ids = views.ids.subarray(0, slots);
+      if (tree.ids.length !== slots) {
+        tree.xy = views.xy.subarray(0, 2 * slots);
+        tree.ids = views.ids.subarray(0, slots);
       }
-      if (start.length !== nodes) {
-        start = views.start.subarray(0, nodes);
-        count = views.count.subarray(0, nodes);
+      if (tree.start.length !== nodes) {
+        tree.start = views.start.subarray(0, nodes);
+        tree.count = views.count.subarray(0, nodes);
       }
-      const radius = views.numbers[0];
-      const s = views.numbers[1];
+      tree.slots = slots;
       // Its own copy of the tree, its rows prepared (its own temp: this module instance is this thread's).
-      wasm.load(xy, ids, start, count, views.list, slots, radius);
-      const found = wasm.accumulateRange(from, to, slots, radius, s);
+      wasm.load(tree, views.list, views.numbers[0]);
+      const found = wasm.accumulateRange(from, to);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;
       views.sums[index].set(wasm.slotSums(slots));

@@ -199,9 +199,6 @@ export function build(
   // Each split scatters its range into the other of two buffers (the pool's arrays and a scratch pair),
   // so nothing is copied back level by level; a leaf whose items end up in the scratch is copied once.
   const scratch = buildScratch(n);
-  const txy = scratch.xy;
-  const tid = scratch.ids;
-  const quad = scratch.quad;
   const maxItems = t.maxItems;
   // Work items of four entries: node, first slot, end slot, where the items are (0: the pool, 1: the
   // scratch).
@@ -217,68 +214,15 @@ export function build(
     const hi = work[--sp];
     const lo = work[--sp];
     const node = work[--sp];
-    const cnt = hi - lo;
-    t.nodeCount[node] = cnt;
-    if (cnt <= maxItems || !canSplit(t, node)) {
-      if (side === 1) {
-        xy.set(txy.subarray(lo << 1, hi << 1), lo << 1);
-        sid.set(tid.subarray(lo, hi), lo);
-      }
-      t.nodeChild[node] = -1;
-      t.nodeStart[node] = cnt > 0 ? lo : -1;
-      t.nodeCap[node] = cnt;
-      for (let i = lo; i < hi; i++) {
-        const id = sid[i];
-        t.idSlot[id] = i;
-        t.idLeaf[id] = node;
-      }
+    t.nodeCount[node] = hi - lo;
+    if (hi - lo <= maxItems || !canSplit(t, node)) {
+      buildLeaf(t, scratch, node, lo, hi, side);
       continue;
     }
-    const g = allocGroup(t, node);
-    const nb = t.nodeBounds;
-    const b = node << 2;
-    const mx = midpoint(nb[b], nb[b + 2]);
-    const my = midpoint(nb[b + 1], nb[b + 3]);
-    t.splitAt[0] = mx;
-    t.splitAt[1] = my;
-    initChildren(t, g, node);
-    t.nodeChild[node] = g;
-    t.nodeStart[node] = -1;
-    t.nodeCap[node] = 0;
-    const fromXY = side === 0 ? xy : txy;
-    const fromId = side === 0 ? sid : tid;
-    // Counts and offsets indexed by quadrant: quadrants of scattered points are random, and a chain of
-    // branches on them would mispredict about every other point.
-    const at = t.quadAt;
-    at[0] = at[1] = at[2] = at[3] = 0;
-    for (let i = lo; i < hi; i++) {
-      const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
-      quad[i] = q;
-      at[q]++;
-    }
-    const c0 = at[0];
-    const c1 = at[1];
-    const c2 = at[2];
-    const e0 = lo + c0;
-    const e1 = e0 + c1;
-    const e2 = e1 + c2;
-    let next = side;
-    // All in one quadrant (common on clustered data, many levels deep): the order is already right.
-    if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
-      const toXY = side === 0 ? txy : xy;
-      const toId = side === 0 ? tid : sid;
-      at[0] = lo;
-      at[1] = e0;
-      at[2] = e1;
-      at[3] = e2;
-      for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
-      next = 1 - side;
-    }
+    const next = splitRange(t, scratch, node, lo, hi, side);
+    const g = t.nodeChild[node];
     work = walk.room(sp, 16);
     const ends = t.quadAt;
-    ends[0] = e0;
-    ends[1] = e1;
-    ends[2] = e2;
     for (let k = 0; k < 4; k++) {
       work[sp++] = g + k;
       work[sp++] = k === 0 ? lo : ends[k - 1];
@@ -291,4 +235,92 @@ export function build(
   syncLoose(t);
   t.size = n;
   t.version++;
+}
+
+/** Makes `node` a leaf of the items in slots [lo, hi), copied back into the pool where they are in the scratch. */
+function buildLeaf(
+  t: TreeState,
+  scratch: BuildScratch,
+  node: number,
+  lo: number,
+  hi: number,
+  side: number,
+): void {
+  const sid = t.pool.ids;
+  if (side === 1) {
+    t.pool.xy.set(scratch.xy.subarray(lo << 1, hi << 1), lo << 1);
+    sid.set(scratch.ids.subarray(lo, hi), lo);
+  }
+  const cnt = hi - lo;
+  t.nodeChild[node] = -1;
+  t.nodeStart[node] = cnt > 0 ? lo : -1;
+  t.nodeCap[node] = cnt;
+  for (let i = lo; i < hi; i++) {
+    const id = sid[i];
+    t.idSlot[id] = i;
+    t.idLeaf[id] = node;
+  }
+}
+
+/**
+ * Splits `node` and scatters its items in slots [lo, hi) by quadrant into the other buffer (or leaves them
+ * where they are when all lie in one quadrant): the quadrants' ends into t.quadAt[0..2]. Returns where the
+ * items are now (0: the pool, 1: the scratch).
+ */
+function splitRange(
+  t: TreeState,
+  scratch: BuildScratch,
+  node: number,
+  lo: number,
+  hi: number,
+  side: number,
+): number {
+  const xy = t.pool.xy;
+  const sid = t.pool.ids;
+  const quad = scratch.quad;
+  const g = allocGroup(t, node);
+  const nb = t.nodeBounds;
+  const b = node << 2;
+  const mx = midpoint(nb[b], nb[b + 2]);
+  const my = midpoint(nb[b + 1], nb[b + 3]);
+  t.splitAt[0] = mx;
+  t.splitAt[1] = my;
+  initChildren(t, g, node);
+  t.nodeChild[node] = g;
+  t.nodeStart[node] = -1;
+  t.nodeCap[node] = 0;
+  const fromXY = side === 0 ? xy : scratch.xy;
+  const fromId = side === 0 ? sid : scratch.ids;
+  // Counts and offsets indexed by quadrant: quadrants of scattered points are random, and a chain of
+  // branches on them would mispredict about every other point.
+  const at = t.quadAt;
+  at[0] = at[1] = at[2] = at[3] = 0;
+  for (let i = lo; i < hi; i++) {
+    const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
+    quad[i] = q;
+    at[q]++;
+  }
+  const cnt = hi - lo;
+  const c0 = at[0];
+  const c1 = at[1];
+  const c2 = at[2];
+  const e0 = lo + c0;
+  const e1 = e0 + c1;
+  const e2 = e1 + c2;
+  let next = side;
+  // All in one quadrant (common on clustered data, many levels deep): the order is already right.
+  if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
+    const toXY = side === 0 ? scratch.xy : xy;
+    const toId = side === 0 ? scratch.ids : sid;
+    at[0] = lo;
+    at[1] = e0;
+    at[2] = e1;
+    at[3] = e2;
+    for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
+    next = 1 - side;
+  }
+  at[0] = e0;
+  at[1] = e1;
+  at[2] = e2;
+  return next;
 }

@@ -1,16 +1,17 @@
 // One pair of slots added one by one (see kernels/separation.ts).
 
-/** Adds the pair of slots i, j (one by one: coincident or nearly so, so the lanes' math does not apply). */
-export function addPair(
-  xy: usize,
-  ids: usize,
-  sums: usize,
-  i: i32,
-  j: i32,
-  s: f64,
-  inverse: f64,
-  radius: f64,
-): void {
+import { IDS, RADIUS, SCALE, SUMS, XY } from './call';
+
+/**
+ * Adds the pair of slots i, j (one by one: coincident or nearly so, so the lanes' math does not apply) to the
+ * sums at SUMS of the call's record `c` (call.ts); `inverse` is 1 / (RADIUS SCALE).
+ */
+export function addPair(c: usize, i: i32, j: i32, inverse: f64): void {
+  const xy = load<usize>(c, XY);
+  const ids = load<usize>(c, IDS);
+  const sums = load<usize>(c, SUMS);
+  const s = load<f64>(c, SCALE);
+  const radius = load<f64>(c, RADIUS);
   const pi = xy + ((<usize>i) << 4);
   const pj = xy + ((<usize>j) << 4);
   const ex = load<f64>(pj) - load<f64>(pi);

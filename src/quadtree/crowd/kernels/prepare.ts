@@ -2,6 +2,8 @@
 // tree, in f32, so that a row is built by copying instead of converting each item again for every leaf it
 // is a partner of (about five times).
 
+import { PREP, RADIUS, SLOTS, XY } from './call';
+
 /** Entries per array of the prepared region (the slots, padding for four-wide copies, rounded to 4). */
 export function prepCap(slots: i32): usize {
   return (<usize>slots + 8 + 3) & ~(<usize>3);
@@ -13,14 +15,18 @@ export function prepBytes(slots: i32): usize {
 }
 
 /**
- * Writes at `prep` the reach of the rows' first pass (f32; 0 where the rows must convert for themselves),
- * then at prep + 16 the f32 offsets (x - x0) h of slots 0..slots-1 and after prepCap(slots) entries the
- * y ones, x0, y0 the middle of their extent and h the power of two with radius h in [1, 2). The offsets
- * are then within 4096 where that holds of the extent (else reach 0): the f32 distance of two items
- * within reach is then off by less than 2^-9 of the radius, so a square wider by 2^-8 keeps every pair
- * within reach (docs/crowd.md has the bound).
+ * Writes at PREP (call.ts: the call's record `c`) the reach of the rows' first pass (f32; 0 where the rows
+ * must convert for themselves), then at PREP + 16 the f32 offsets (x - x0) h of the SLOTS slots at XY and
+ * after prepCap(slots) entries the y ones, x0, y0 the middle of their extent and h the power of two with
+ * RADIUS h in [1, 2). The offsets are then within 4096 where that holds of the extent (else reach 0): the
+ * f32 distance of two items within reach is then off by less than 2^-9 of the radius, so a square wider by
+ * 2^-8 keeps every pair within reach (docs/crowd.md has the bound).
  */
-export function prepare(xy: usize, slots: i32, radius: f64, prep: usize): void {
+export function prepare(c: usize): void {
+  const xy = load<usize>(c, XY);
+  const slots = load<i32>(c, SLOTS);
+  const radius = load<f64>(c, RADIUS);
+  const prep = load<usize>(c, PREP);
   store<f32>(prep, 0);
   const h = rowScale(radius);
   if (!(h > 0) || slots <= 0) return;

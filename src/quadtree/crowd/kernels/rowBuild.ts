@@ -1,35 +1,33 @@
 // Building one row (see kernels/row.ts): the items of leaf a, then those of each leaf it is paired with, as
 // f32 offsets and slots, followed by four pads. Shared by the kernels that scan rows.
 
+import { COUNT, PREP, RADIUS, SLOTS, SORTED, START, TEMP, XY } from './call';
 import { prepCap, rowScale } from './prepare';
+import { rowCap, rowX } from './rowLayout';
 
 /**
- * The row of leaf a (first slot `sa`, `na` items) and its partners (the pairs k..k2-1 of the list at `list`,
- * all with first leaf a; a pair (a, a) is a's own items, already first) into rx, ry (f32 offsets) and rs (i32
- * slots), per entry, then four pad entries that no test accepts (NaN; their slot is `slots`, the padding
- * slot past the last). Prepared (prep != 0 and prepare.ts's reach > 0): prepare.ts's offsets, copied four at
- * a time; else offsets (x - x0) h from a's first item x0, h the power of two with radius h in [1, 2). The
- * first pass's reach (the f32 squared radius, made wider than the f32 rounding can reach: docs/crowd.md
- * has the bound) goes into the f32 16 bytes before rx. Returns the row's length, as ~length when the run
- * holds (a, a).
+ * The row of leaf a and its partners (the pairs k..k2-1 of the grouped list at SORTED, all with first leaf
+ * a; a pair (a, a) is a's own items, already first), on the call's record `c` (call.ts), into the row's
+ * arrays in TEMP (row.ts: rx, ry f32 offsets and rs i32 slots, per entry), then four pad entries that no
+ * test accepts (NaN; their slot is SLOTS, the padding slot past the last). Prepared (PREP != 0 and
+ * prepare.ts's reach > 0): prepare.ts's offsets, copied four at a time; else offsets (x - x0) h from a's
+ * first item x0, h the power of two with radius h in [1, 2). The first pass's reach (the f32 squared radius,
+ * made wider than the f32 rounding can reach: docs/crowd.md has the bound) goes into the f32 16 bytes
+ * before rx. Returns the row's length, as ~length when the run holds (a, a).
  */
-export function buildRow(
-  xy: usize,
-  start: usize,
-  count: usize,
-  list: usize,
-  k: i32,
-  k2: i32,
-  a: i32,
-  sa: i32,
-  na: i32,
-  slots: i32,
-  radius: f64,
-  prep: usize,
-  rx: usize,
-  ry: usize,
-  rs: usize,
-): i32 {
+export function buildRow(c: usize, k: i32, k2: i32, a: i32): i32 {
+  const xy = load<usize>(c, XY);
+  const start = load<usize>(c, START);
+  const count = load<usize>(c, COUNT);
+  const list = load<usize>(c, SORTED);
+  const slots = load<i32>(c, SLOTS);
+  const radius = load<f64>(c, RADIUS);
+  const prep = load<usize>(c, PREP);
+  const sa = load<i32>(start + ((<usize>a) << 2));
+  const na = load<i32>(count + ((<usize>a) << 2));
+  const rx = rowX(load<usize>(c, TEMP));
+  const ry = rx + (rowCap(slots) << 2);
+  const rs = ry + (rowCap(slots) << 2);
   let reach: f32 = prep !== 0 ? load<f32>(prep) : 0;
   const prepared = reach > 0;
   const gx = prep + 16;

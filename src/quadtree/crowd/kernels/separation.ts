@@ -1,17 +1,34 @@
-// The separation kernel in AssemblyScript: the per-slot accumulate of src/quadtree/separation.ts (the
+// The separation kernel in AssemblyScript: the per-slot accumulate of src/quadtree/crowd/separation.ts (the
 // rule is written there) over leaf pairs, and the hand-over of the slot sums to per-id arrays. Each leaf
 // and its partners are joined in one row (row.ts: f32x4 lanes that list the candidates, f64x2 lanes that
 // apply the exact rule); pairs of leaves far wider than the radius, two candidates at a time in f64x2
-// lanes (below). The leaf-pair walk and its sort are in walk.ts. Built by kernels/build.mjs (this file is
-// the entry) into src/quadtree/kernels/separationWasm.ts. Every pointer is a byte offset into this
-// module's memory, laid out by src/quadtree/kernels/wasm.ts.
+// lanes (below). The leaf-pair walk and its sort are in walk.ts. Built by build.mjs (this file is the
+// entry) into ../separationWasm.ts. Every pointer is a byte offset into this
+// module's memory, laid out by ../wasmLayout.ts; every export takes the call's record (call.ts).
 
+import {
+  COUNT,
+  END,
+  IDS,
+  KINDS,
+  OUT_COUNT,
+  OUT_X,
+  OUT_Y,
+  PAIRS,
+  RADIUS,
+  SCALE,
+  SLOTS,
+  SORTED,
+  START,
+  SUMS,
+  XY,
+} from './call';
 import { addPair, addSums } from './pair';
 import { rowJoin } from './row';
 
 export { joinPairs } from './pairs';
 export { prepare, prepBytes } from './prepare';
-export { tempBytes } from './row';
+export { tempBytes } from './rowLayout';
 export { sortByFirst, walk } from './walk';
 
 /** Where the caller's buffers may start: above the module's own static data. */
@@ -20,34 +37,101 @@ export function heapBase(): usize {
 }
 
 /**
- * For each of the `pairs` leaf pairs at `list` (stride 2 i32 node numbers, a leaf with itself as (n, n),
- * the second stored as ~b where the pair is sparse: see leafPairsWithin in src/quadtree/separation.ts),
- * with each leaf's first slot and item count read from `start` / `count` (i32 per node), every pair of
- * items within reach adds to the per-slot sums at `sums` (records of 32 bytes: f64 sum x, sum y, count,
- * unused; one record of padding past `slots`; zeroed here first, so that sums over sub-ranges of the list
- * add up to the sums over the whole list). `xy` holds f64 x, y per slot (one slot of padding), `ids` the i32 id per
- * slot. Differences are taken times `s` (r2 = (radius s)², inverse = 1 / (radius s)). `temp` is this
- * call's scratch, tempBytes(slots) bytes; `prep` 0, or where prepare() wrote for this xy and radius (the
- * rows then copy instead of converting; one prepare serves calls on any sub-ranges). Returns the pairs.
+ * For the leaf pairs [from, to) of the grouped list at SORTED (stride 2 i32 node numbers, a leaf with itself
+ * as (n, n), the second stored as ~b where the pair is sparse: see leafPairsWithin in
+ * src/quadtree/query/leafPairs.ts), on the call's record `c` (call.ts), with each leaf's first slot and item
+ * count read from START / COUNT (i32 per node), every pair of items within reach adds to the per-slot sums
+ * at SUMS (records of 32 bytes: f64 sum x, sum y, count, unused; one record of padding past SLOTS; zeroed
+ * here first, so that sums over sub-ranges of the list add up to the sums over the whole list). XY holds
+ * f64 x, y per slot (one slot of padding), IDS the i32 id per slot. Differences are taken times SCALE.
+ * TEMP is this call's scratch, tempBytes(slots) bytes; PREP 0, or where prepare() wrote for this XY and
+ * RADIUS (the rows then copy instead of converting; one prepare serves calls on any sub-ranges). Returns
+ * the pairs.
  */
-export function accumulate(
-  xy: usize,
-  ids: usize,
-  start: usize,
-  count: usize,
-  list: usize,
-  pairs: i32,
-  sums: usize,
-  slots: i32,
-  radius: f64,
-  s: f64,
-  temp: usize,
-  prep: usize,
-): i32 {
-  memory.fill(sums, 0, (<usize>slots + 2) << 5);
+export function accumulate(c: usize, from: i32, to: i32): i32 {
+  const xy = load<usize>(c, XY);
+  const slots = load<i32>(c, SLOTS);
+  const list = load<usize>(c, SORTED);
+  memory.fill(load<usize>(c, SUMS), 0, (<usize>slots + 2) << 5);
   // The padding slot past the last: the rows' pads point at it, and NaN is never within reach.
   v128.store(xy + ((<usize>slots) << 4), f64x2.splat(NaN));
-  const rs = radius * s;
+  let found: i32 = 0;
+  for (let k = from; k < to; k++) {
+    const first = load<i32>(list + ((<usize>k) << 3));
+    const a = first & 0x3fffffff;
+    if (first === a) {
+      // Not wide: the run of pairs of leaf a (the list is sorted by first leaf) is one row (kernels/row.ts).
+      let k2 = k + 1;
+      while (k2 < to && load<i32>(list + ((<usize>k2) << 3)) === first) k2++;
+      found += rowJoin(c, k, k2, a);
+      k = k2 - 1;
+      continue;
+    }
+    found += widePair(c, a, load<i32>(list + ((<usize>k) << 3), 4));
+  }
+  return found;
+}
+
+/**
+ * A wide pair of leaves (a | WIDE, marked): leaves far wider than the radius, two candidates at a time in
+ * f64x2 lanes. A sparse pair (marked ~b) tests before any math; a sparse cross pair first skips the items
+ * of a out of reach of the bounding box of b's items. Returns the pairs found.
+ */
+function widePair(c: usize, a: i32, marked: i32): i32 {
+  const xy = load<usize>(c, XY);
+  const start = load<usize>(c, START);
+  const count = load<usize>(c, COUNT);
+  const s = load<f64>(c, SCALE);
+  const rs = load<f64>(c, RADIUS) * s;
+  const sparse = marked < 0;
+  const b = sparse ? ~marked : marked;
+  const sa = load<i32>(start + ((<usize>a) << 2));
+  const ea = sa + load<i32>(count + ((<usize>a) << 2));
+  const self = a === b;
+  const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
+  const eb = sb + load<i32>(count + ((<usize>b) << 2));
+  // A sparse cross pair: b's items' bounding box, to skip the items of a out of reach of all of them.
+  let bx0 = Infinity;
+  let by0 = Infinity;
+  let bx1 = -Infinity;
+  let by1 = -Infinity;
+  const prune = sparse && !self;
+  if (prune) {
+    for (let j = sb; j < eb; j++) {
+      const pj = xy + ((<usize>j) << 4);
+      const x = load<f64>(pj);
+      const y = load<f64>(pj, 8);
+      bx0 = Math.min(bx0, x);
+      bx1 = Math.max(bx1, x);
+      by0 = Math.min(by0, y);
+      by1 = Math.max(by1, y);
+    }
+  }
+  let found: i32 = 0;
+  for (let i = sa; i < ea; i++) {
+    const pi = xy + ((<usize>i) << 4);
+    if (prune) {
+      const x = load<f64>(pi);
+      const y = load<f64>(pi, 8);
+      const gx = (x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0) * s;
+      const gy = (y < by0 ? by0 - y : y > by1 ? y - by1 : 0) * s;
+      if (gx * gx + gy * gy > rs * rs) continue;
+    }
+    found += wideItem(c, i, self ? i + 1 : sb, eb, sparse);
+  }
+  return found;
+}
+
+/**
+ * One item (slot i) of a wide pair against the slots [from, to) of the other leaf, two at a time in f64x2
+ * lanes; the pairs within reach add to both slots' sums. `sparse`: skip the math where neither lane is in
+ * reach. Returns the pairs found.
+ */
+function wideItem(c: usize, i: i32, from: i32, to: i32, sparse: bool): i32 {
+  const xy = load<usize>(c, XY);
+  const sums = load<usize>(c, SUMS);
+  const s = load<f64>(c, SCALE);
+  const rs = load<f64>(c, RADIUS) * s;
   const inverse = 1 / rs;
   const r2 = f64x2.splat(rs * rs);
   const inv = f64x2.splat(inverse);
@@ -55,100 +139,52 @@ export function accumulate(
   const one = f64x2.splat(1);
   const zero = f64x2.splat(0);
   const lane0 = i64x2(-1, 0);
+  const pi = xy + ((<usize>i) << 4);
+  const xi = f64x2.splat(load<f64>(pi));
+  const yi = f64x2.splat(load<f64>(pi, 8));
+  let n = zero;
+  let px = zero;
+  let py = zero;
   let found: i32 = 0;
-  for (let k = 0; k < pairs; k++) {
-    const first = load<i32>(list + ((<usize>k) << 3));
-    const marked = load<i32>(list + ((<usize>k) << 3), 4);
-    const a = first & 0x3fffffff;
-    if (first === a) {
-      // Not wide: the run of pairs of leaf a (the list is sorted by first leaf) is one row (kernels/row.ts).
-      let k2 = k + 1;
-      while (k2 < pairs && load<i32>(list + ((<usize>k2) << 3)) === first) k2++;
-      found += rowJoin(xy, ids, start, count, list, k, k2, a, sums, slots, radius, s, temp, prep);
-      k = k2 - 1;
+  for (let j = from; j < to; j += 2) {
+    const pj = xy + ((<usize>j) << 4);
+    const p0 = v128.load(pj);
+    const p1 = v128.load(pj, 16);
+    const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
+    const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
+    const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
+    let m = f64x2.le(d2, r2);
+    // Past the leaf's last item (an odd count): lane 1 is the padding or another leaf's slot.
+    if (j + 1 === to) m = v128.and(m, lane0);
+    // Sparse: skip the math where neither lane is in reach (then the branch is well predicted).
+    if (sparse && !v128.any_true(m)) continue;
+    if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
+      // Rare: one by one.
+      if (i64x2.extract_lane(m, 0) !== 0) {
+        addPair(c, i, j, inverse);
+        found++;
+      }
+      if (i64x2.extract_lane(m, 1) !== 0) {
+        addPair(c, i, j + 1, inverse);
+        found++;
+      }
       continue;
     }
-    // A sparse pair (leaves much wider than the radius, marked ~b): most candidates are out of reach.
-    const sparse = marked < 0;
-    const b = sparse ? ~marked : marked;
-    const sa = load<i32>(start + ((<usize>a) << 2));
-    const ea = sa + load<i32>(count + ((<usize>a) << 2));
-    const self = a === b;
-    const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
-    const eb = sb + load<i32>(count + ((<usize>b) << 2));
-    // A sparse cross pair: b's items' bounding box, to skip the items of a out of reach of all of them.
-    let bx0 = Infinity;
-    let by0 = Infinity;
-    let bx1 = -Infinity;
-    let by1 = -Infinity;
-    const prune = sparse && !self;
-    if (prune) {
-      for (let j = sb; j < eb; j++) {
-        const pj = xy + ((<usize>j) << 4);
-        const x = load<f64>(pj);
-        const y = load<f64>(pj, 8);
-        bx0 = Math.min(bx0, x);
-        bx1 = Math.max(bx1, x);
-        by0 = Math.min(by0, y);
-        by1 = Math.max(by1, y);
-      }
-    }
-    for (let i = sa; i < ea; i++) {
-      const pi = xy + ((<usize>i) << 4);
-      if (prune) {
-        const x = load<f64>(pi);
-        const y = load<f64>(pi, 8);
-        const gx = (x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0) * s;
-        const gy = (y < by0 ? by0 - y : y > by1 ? y - by1 : 0) * s;
-        if (gx * gx + gy * gy > rs * rs) continue;
-      }
-      const xi = f64x2.splat(load<f64>(pi));
-      const yi = f64x2.splat(load<f64>(pi, 8));
-      let n = zero;
-      let px = zero;
-      let py = zero;
-      for (let j = self ? i + 1 : sb; j < eb; j += 2) {
-        const pj = xy + ((<usize>j) << 4);
-        const p0 = v128.load(pj);
-        const p1 = v128.load(pj, 16);
-        const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
-        const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
-        const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
-        let m = f64x2.le(d2, r2);
-        // Past the leaf's last item (an odd count): lane 1 is the padding or another leaf's slot.
-        if (j + 1 === eb) m = v128.and(m, lane0);
-        // Sparse: skip the math where neither lane is in reach (then the branch is well predicted).
-        if (sparse && !v128.any_true(m)) continue;
-        if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
-          // Rare: one by one.
-          if (i64x2.extract_lane(m, 0) !== 0) {
-            addPair(xy, ids, sums, i, j, s, inverse, radius);
-            found++;
-          }
-          if (i64x2.extract_lane(m, 1) !== 0) {
-            addPair(xy, ids, sums, i, j + 1, s, inverse, radius);
-            found++;
-          }
-          continue;
-        }
-        // Lanes out of reach compute a weight too, masked to 0 (no branch to mispredict).
-        const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
-        const ux = v128.and(f64x2.mul(dx, w), m);
-        const uy = v128.and(f64x2.mul(dy, w), m);
-        const c = v128.and(one, m);
-        n = f64x2.add(n, c);
-        px = f64x2.sub(px, ux);
-        py = f64x2.sub(py, uy);
-        addSums(sums, j, f64x2.extract_lane(ux, 0), f64x2.extract_lane(uy, 0), f64x2.extract_lane(c, 0));
-        addSums(sums, j + 1, f64x2.extract_lane(ux, 1), f64x2.extract_lane(uy, 1), f64x2.extract_lane(c, 1));
-      }
-      const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
-      const sxi = f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1);
-      addSums(sums, i, sxi, f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1), ni);
-      found += <i32>ni;
-    }
+    // Lanes out of reach compute a weight too, masked to 0 (no branch to mispredict).
+    const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
+    const ux = v128.and(f64x2.mul(dx, w), m);
+    const uy = v128.and(f64x2.mul(dy, w), m);
+    const cm = v128.and(one, m);
+    n = f64x2.add(n, cm);
+    px = f64x2.sub(px, ux);
+    py = f64x2.sub(py, uy);
+    addSums(sums, j, f64x2.extract_lane(ux, 0), f64x2.extract_lane(uy, 0), f64x2.extract_lane(cm, 0));
+    addSums(sums, j + 1, f64x2.extract_lane(ux, 1), f64x2.extract_lane(uy, 1), f64x2.extract_lane(cm, 1));
   }
-  return found;
+  const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+  const sxi = f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1);
+  addSums(sums, i, sxi, f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1), ni);
+  return found + <i32>ni;
 }
 
 /** Element i of the array at `out`, of element type `kind` (0 f64, 1 f32, 2 i32), set to v. */
@@ -159,26 +195,25 @@ function put(out: usize, i: i32, v: f64, kind: i32): void {
 }
 
 /**
- * The slot sums handed to per-id outputs: those of ids below `end` zeroed, then for every leaf's pair with
- * itself among the `pairs` pairs at `list` (the walk gives every leaf one), the sums of the leaf's slots
- * written at their ids (i32 `ids` per slot). Writing at random ids, not reading at random slots per id:
- * a store that misses the cache does not hold up the loop as a load does. The outputs' element types
- * are `kinds` (2 bits each, count first): 0 f64, 1 f32, 2 i32; the scene's (i32, f32, f32) has a loop of
- * its own.
+ * The slot sums handed to per-id outputs, on the call's record `c` (call.ts): those of ids below END zeroed,
+ * then for every leaf's pair with itself among the PAIRS pairs at SORTED (the walk gives every leaf one),
+ * the sums of the leaf's slots written at their ids (i32 IDS per slot). Writing at random ids, not reading at
+ * random slots per id: a store that misses the cache does not hold up the loop as a load does. The outputs
+ * (OUT_COUNT, OUT_X, OUT_Y) have the element types KINDS (2 bits each, count first): 0 f64, 1 f32, 2 i32;
+ * the scene's (i32, f32, f32) has a loop of its own.
  */
-export function scatterLeaves(
-  list: usize,
-  pairs: i32,
-  start: usize,
-  count: usize,
-  ids: usize,
-  end: i32,
-  sums: usize,
-  outCount: usize,
-  outX: usize,
-  outY: usize,
-  kinds: i32,
-): void {
+export function scatterLeaves(c: usize): void {
+  const list = load<usize>(c, SORTED);
+  const pairs = load<i32>(c, PAIRS);
+  const start = load<usize>(c, START);
+  const count = load<usize>(c, COUNT);
+  const ids = load<usize>(c, IDS);
+  const end = load<i32>(c, END);
+  const sums = load<usize>(c, SUMS);
+  const outCount = load<usize>(c, OUT_COUNT);
+  const outX = load<usize>(c, OUT_X);
+  const outY = load<usize>(c, OUT_Y);
+  const kinds = load<i32>(c, KINDS);
   memory.fill(outCount, 0, (<usize>end) << ((kinds & 3) === 0 ? 3 : 2));
   memory.fill(outX, 0, (<usize>end) << (((kinds >> 2) & 3) === 0 ? 3 : 2));
   memory.fill(outY, 0, (<usize>end) << (((kinds >> 4) & 3) === 0 ? 3 : 2));

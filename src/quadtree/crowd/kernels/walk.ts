@@ -1,5 +1,21 @@
 // The leaf-pair walk of the separation kernel and its sort by first leaf (see kernels/separation.ts).
 
+import {
+  CHILD,
+  FIRST_AT,
+  LIST,
+  LIST_CAP,
+  NODES,
+  RADIUS,
+  RECT,
+  SCALE,
+  SORTED,
+  SPARSE_SIDE,
+  STACK,
+  STACK_CAP,
+  WIDE_SIDE,
+} from './call';
+
 /** Squared gap between the rectangles of nodes a and b (stride 4 f64 at rect), differences times s. */
 function gap2(rect: usize, a: i32, b: i32, s: f64): f64 {
   const pa = rect + ((<usize>a) << 5);
@@ -21,23 +37,23 @@ function area(rect: usize, n: i32): f64 {
 }
 
 /**
- * leafPairsWithin of src/quadtree/separation.ts, the same walk and the same marks: every pair of leaves
- * within reach (loose rectangles at rect, first child per node at child) into `list` (stride 2), a pair
- * (a, ~b) past `sparseSide`, (a | 2^30, ~b) past `wideSide`. Returns the number of pairs, -1 when the list
- * would pass `listCap` pairs, -2 when the stack would pass `stackCap` entries (the caller grows, retries).
+ * leafPairsWithin of src/quadtree/query/leafPairs.ts, the same walk and the same marks, on the call's
+ * record `c` (call.ts): every pair of leaves within reach (loose rectangles at RECT, first child per node at
+ * CHILD) into the list at LIST (stride 2), a pair (a, ~b) past SPARSE_SIDE, (a | 2^30, ~b) past WIDE_SIDE.
+ * Returns the number of pairs, -1 when the list would pass LIST_CAP pairs, -2 when the stack at STACK would
+ * pass STACK_CAP entries (the caller grows, retries).
  */
-export function walk(
-  rect: usize,
-  child: usize,
-  radius: f64,
-  s: f64,
-  sparseSide: f64,
-  wideSide: f64,
-  stack: usize,
-  stackCap: i32,
-  list: usize,
-  listCap: i32,
-): i32 {
+export function walk(c: usize): i32 {
+  const rect = load<usize>(c, RECT);
+  const child = load<usize>(c, CHILD);
+  const radius = load<f64>(c, RADIUS);
+  const s = load<f64>(c, SCALE);
+  const sparseSide = load<f64>(c, SPARSE_SIDE);
+  const wideSide = load<f64>(c, WIDE_SIDE);
+  const stack = load<usize>(c, STACK);
+  const stackCap = load<i32>(c, STACK_CAP);
+  const list = load<usize>(c, LIST);
+  const listCap = load<i32>(c, LIST_CAP);
   const r2 = radius * s * (radius * s);
   let sp = 0;
   store<i32>(stack, 0);
@@ -94,11 +110,15 @@ export function walk(
 }
 
 /**
- * The `n` pairs at `list` grouped by first leaf into `out`, the groups in the order the walk met the leaves
- * (their pairs with themselves: depth first, so consecutive groups are near in space and share partners,
- * whose items are then still in the cache). A counting sort; `at` holds 2 (nodes + 1) i32.
+ * The first `n` pairs at LIST grouped by first leaf into SORTED, the groups in the order the walk met the
+ * leaves (their pairs with themselves: depth first, so consecutive groups are near in space and share
+ * partners, whose items are then still in the cache). A counting sort; FIRST_AT holds 2 (NODES + 1) i32.
  */
-export function sortByFirst(list: usize, n: i32, nodes: i32, at: usize, out: usize): void {
+export function sortByFirst(c: usize, n: i32): void {
+  const list = load<usize>(c, LIST);
+  const nodes = load<i32>(c, NODES);
+  const at = load<usize>(c, FIRST_AT);
+  const out = load<usize>(c, SORTED);
   const rank = at;
   const start = at + ((<usize>nodes + 1) << 2);
   memory.fill(rank, 0xff, (<usize>nodes) << 2);
