@@ -1,7 +1,8 @@
 /**
- * The tables of docs/scene.md that must not drift from the code: the URL parameters and the level-file
- * fields come from the settings table (SETTINGS, src/sim/settings.ts) and the URL parser's extras; the level
- * presets from assets/levels. Each table sits between two marker comments in the document:
+ * The tables of the docs that must not drift from the code. docs/scene.md's: the URL parameters and the
+ * level-file fields come from the settings table (SETTINGS, src/sim/settings.ts) and the URL parser's extras;
+ * the level presets from assets/levels. docs/internals.md's: the library's files, from its folders
+ * (libraryFiles.ts). Each table sits between two marker comments in the document:
  *
  *   <!-- generated:NAME -->  …  <!-- /generated:NAME -->
  *
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { LEVEL_SIZE, LEVEL_TIMEOUT_MS } from '../src/sim/level';
 import { type Effect, SETTING_ROWS, type SettingKey, type SettingSpec } from '../src/sim/settings';
 import { LEVEL_TIMEOUT_LIMITS, URL_PARAMETERS } from '../src/sim/urlParams';
+import { libraryFileTables } from './libraryFiles';
 
 type Row = SettingSpec & { key: SettingKey };
 
@@ -140,8 +142,9 @@ export function levelPresetTable(root: string): string {
   return table(['`?level=`', 'title', 'what it is'], rows);
 }
 
-/** The generated blocks by marker name. */
-export function generatedBlocks(root: string): Record<string, string> {
+/** The generated blocks of document `file` (one of GENERATED_DOCS), by marker name. */
+export function generatedBlocks(root: string, file: GeneratedDoc): Record<string, string> {
+  if (file === 'docs/internals.md') return { 'library-files': libraryFileTables(root) };
   return {
     'url-parameters': urlParameterTable(),
     'level-fields': levelFieldTable(),
@@ -172,4 +175,5 @@ export function fillGenerated(text: string, blocks: Record<string, string>): str
 }
 
 /** The documents with generated blocks, relative to the repository root. */
-export const GENERATED_DOCS = ['docs/scene.md'] as const;
+export const GENERATED_DOCS = ['docs/scene.md', 'docs/internals.md'] as const;
+export type GeneratedDoc = (typeof GENERATED_DOCS)[number];

@@ -12,11 +12,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const checkOnly = process.argv.includes('--check');
 const problems: string[] = [];
 
-const blocks = generatedBlocks(root);
 for (const file of GENERATED_DOCS) {
   const full = path.join(root, file);
   const text = readFileSync(full, 'utf8');
-  const filled = fillGenerated(text, blocks);
+  const filled = fillGenerated(text, generatedBlocks(root, file));
   if (filled === text) {
     console.log(`${file}: generated tables up to date`);
   } else if (checkOnly) {

@@ -1,10 +1,14 @@
-import { INTERNALS, type PointQuadtree, type QuadtreeInternals } from './PointQuadtree';
-
 /*
+ * point-quadtree/debug: checkInvariants, which checks every structural rule of a tree and throws naming the
+ * first one broken (the tests call it after every step). An entry point of its own, so that a bundle that
+ * does not call it does not carry it.
+ *
  * The checker computes everything it checks by itself: the split rule, the size classes of the item pool
  * and the loose rectangles are written out here from their documentation, not imported from the code they
  * check, so a change to that code that breaks a rule shows up here as a broken invariant.
  */
+
+import { INTERNALS, type PointQuadtree, type QuadtreeInternals } from './PointQuadtree';
 
 /**
  * Where a node spanning lo..hi is split, as the storage layout documents it: lo + (hi - lo) / 2 in doubles

@@ -1,3 +1,8 @@
+/*
+ * Powers of two that keep squared distances finite: distanceScale for a radius, spanScale for nearest's
+ * coordinates. Multiplying by one rounds nothing.
+ */
+
 /**
  * The factor that circle tests at this radius multiply every difference by, so that squared distances
  * neither overflow nor underflow: 1 wherever `radius * radius` is a finite number well inside the normal

@@ -1,4 +1,7 @@
 /*
+ * TreeState, the one state of a tree: its storage, laid out as below, and the scratch of its algorithms, which
+ * are functions over it.
+ *
  * Storage layout
  * ---------------
  * Nodes live in typed arrays indexed by node number. Node 0 is the root; the four children of an inner

@@ -1,3 +1,5 @@
+/* The public types: the bounds, the options, and the figures and node records the tree hands out. */
+
 /** An axis-aligned rectangle in tree units (the scene passes world x and z as the tree's x and y). */
 export interface Bounds {
   minX: number;

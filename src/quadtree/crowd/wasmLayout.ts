@@ -1,6 +1,8 @@
 /**
  * The kernel's memory layout: the regions that hold copies of a tree's arrays and the kernel's outputs and
- * scratch (byte offsets, 16-aligned, in this order):
+ * scratch.
+ *
+ * Byte offsets, 16-aligned, in this order:
  *   call    the call's record, CALL_BYTES (kernels/call.ts): each kernel's arguments, the addresses of these
  *           regions among them
  *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)

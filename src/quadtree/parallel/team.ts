@@ -1,5 +1,7 @@
 /*
- * querySeparationInto over several threads: the calling thread walks the leaf pairs (the WebAssembly
+ * A separation team, the calling thread's side: querySeparationInto over several threads.
+ *
+ * The calling thread walks the leaf pairs (the WebAssembly
  * kernel's walk), cuts the list into ranges by work (its own share tuned call by call), publishes the tree's
  * arrays and the list into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
  * (teamHelper.ts); each thread copies the tree into its own kernel, prepares it and accumulates its range
