@@ -29,6 +29,27 @@ export interface TreeArrays {
   slots: number;
 }
 
+/** An empty record of a tree's arrays, for {@link treeArrays} (or a helper thread's views) to fill. */
+export function emptyTreeArrays(): TreeArrays {
+  return {
+    xy: new Float64Array(0),
+    ids: new Int32Array(0),
+    start: new Int32Array(0),
+    count: new Int32Array(0),
+    slots: 0,
+  };
+}
+
+/** `into`, filled with a TreeState's arrays (pool.xy, pool.ids, nodeStart, nodeCount, pool.top). */
+export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
+  into.xy = t.pool.xy;
+  into.ids = t.pool.ids;
+  into.start = t.nodeStart;
+  into.count = t.nodeCount;
+  into.slots = t.pool.top;
+  return into;
+}
+
 /** The compiled kernel and its memory layout. */
 export class SeparationWasm {
   private readonly x: Exports;
@@ -58,13 +79,7 @@ export class SeparationWasm {
   private listWide = 0;
   private listPairs = 0;
   /** A TreeState's arrays, as run() and pairs() hand them to load (one record, reused). */
-  private readonly arrays: TreeArrays = {
-    xy: new Float64Array(0),
-    ids: new Int32Array(0),
-    start: new Int32Array(0),
-    count: new Int32Array(0),
-    slots: 0,
-  };
+  private readonly arrays = emptyTreeArrays();
 
   constructor(exports: Exports) {
     this.x = exports;
@@ -86,7 +101,7 @@ export class SeparationWasm {
     end: number,
   ): number {
     const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
-    this.load(this.arraysOf(t), null, radius);
+    this.load(treeArrays(t, this.arrays), null, radius);
     const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);
     return found;
@@ -245,7 +260,7 @@ export class SeparationWasm {
    */
   pairs(t: TreeState, serial: number, radius: number, wide: number, outA: IdArray, outB: IdArray): number {
     const listPairs = this.walkPairs(t, serial, radius, wide, 0);
-    this.load(this.arraysOf(t), null, radius);
+    this.load(treeArrays(t, this.arrays), null, radius);
     const at = this.layout.at;
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;
@@ -277,17 +292,6 @@ export class SeparationWasm {
       found += n;
     } while (resume[0] < listPairs);
     return found;
-  }
-
-  /** A TreeState's arrays as the record load() takes (the reused record). */
-  private arraysOf(t: TreeState): TreeArrays {
-    const a = this.arrays;
-    a.xy = t.pool.xy;
-    a.ids = t.pool.ids;
-    a.start = t.nodeStart;
-    a.count = t.nodeCount;
-    a.slots = t.pool.top;
-    return a;
   }
 
   /**

@@ -29,7 +29,7 @@ import {
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import { type SeparationWasm, separationWasm, type TreeArrays } from '../crowd/wasm';
+import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
 import { INTERNALS, PointQuadtree } from '../PointQuadtree';
 import { WIDE_SIDE } from '../query/leafPairs';
@@ -198,13 +198,7 @@ export class SeparationTeam {
   private parts = 0;
   private banked = false;
   /** The tree's arrays as the kernel loads them (one record, reused). */
-  private readonly arrays: TreeArrays = {
-    xy: new Float64Array(0),
-    ids: new Int32Array(0),
-    start: new Int32Array(0),
-    count: new Int32Array(0),
-    slots: 0,
-  };
+  private readonly arrays = emptyTreeArrays();
 
   /**
    * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}.
@@ -455,7 +449,7 @@ export class SeparationTeam {
     const control = v.control;
     const cuts = this.cuts;
     // The tree into the caller's kernel once (with its rows prepared) for all the ranges it may do.
-    wasm.load(this.arraysOf(t), null, radius);
+    wasm.load(treeArrays(t, this.arrays), null, radius);
     let found = wasm.accumulateRange(0, cuts[1]);
     this.banked = false;
     const last = this.last;
@@ -537,17 +531,6 @@ export class SeparationTeam {
     for (let q = 0; q < this.helped; q++) addRegion(sums, v, this.doneBy[q], true);
     wasm.scatterInto(end, counts, sumX, sumY);
     return this.helped;
-  }
-
-  /** A TreeState's arrays as the kernel's load takes them (the reused record). */
-  private arraysOf(t: TreeState): TreeArrays {
-    const a = this.arrays;
-    a.xy = t.pool.xy;
-    a.ids = t.pool.ids;
-    a.start = t.nodeStart;
-    a.count = t.nodeCount;
-    a.slots = t.pool.top;
-    return a;
   }
 
   /** Helpers not in use now (given up on, for now or for good). */

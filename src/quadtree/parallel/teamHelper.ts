@@ -6,7 +6,7 @@
  * sums, writes them to its region of the shared buffer and marks the generation done.
  */
 
-import { separationWasm, type TreeArrays } from '../crowd/wasm';
+import { emptyTreeArrays, separationWasm } from '../crowd/wasm';
 import {
   ATTACHED,
   CLAIM,
@@ -51,13 +51,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   const claim = helperWord(index, CLAIM);
   const done = helperWord(index, DONE);
   // Views of the slots and nodes in use (made again only when their number changes).
-  const tree: TreeArrays = {
-    xy: views.xy.subarray(0, 0),
-    ids: views.ids.subarray(0, 0),
-    start: views.start.subarray(0, 0),
-    count: views.count.subarray(0, 0),
-    slots: 0,
-  };
+  const tree = emptyTreeArrays();
   let seen = 0;
   for (;;) {
     const stop = Atomics.load(control, STOP);
