@@ -17,7 +17,6 @@
  */
 
 import { checkRadius, NAME } from '../core/checks';
-import { distanceScale } from '../core/distance';
 import { idEnd } from '../core/nodes';
 import type { TreeState } from '../core/state';
 import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
@@ -288,12 +287,13 @@ export class SeparationTeam {
     }
     last.reason = '';
     const tWalk = this.timing ? now() : 0;
-    const alone = this.plan(wasm);
+    // The radius is handed on as it came (taken from the call's record, each call would box it anew).
+    const alone = this.plan(wasm, radius);
     if (alone !== '') return this.alone(alone);
     const parts = this.parts;
-    const v = this.publish(wasm, parts);
+    const v = this.publish(wasm, parts, radius);
     const tOwn = this.timing ? now() : 0;
-    let found = this.ownRanges(wasm, v, parts);
+    let found = this.ownRanges(wasm, v, parts, radius);
     const tWait = this.timing ? now() : 0;
     found += this.collect(wasm, v, parts);
     const tMerge = this.timing ? now() : 0;
@@ -360,8 +360,8 @@ export class SeparationTeam {
    * ranges: the caller's and one per ready helper). Returns '', or why the call runs on this thread (the
    * kernel's memory cannot hold it, too few pairs, no helper ready).
    */
-  private plan(wasm: SeparationWasm): OneThreadReason {
-    const { t, sc, radius } = this.call;
+  private plan(wasm: SeparationWasm, radius: number): OneThreadReason {
+    const { t, sc } = this.call;
     let pairs = -1;
     try {
       pairs = wasm.walkPairs(t, sc.serial, radius, WIDE_SIDE, t.idSlot.length);
@@ -411,9 +411,9 @@ export class SeparationTeam {
    * Publishes generation g: the tree's arrays and the list into the shared buffer, and each helper's range.
    * SEQ is odd while it writes (a late helper that copies now sees the change and drops its copy).
    */
-  private publish(wasm: SeparationWasm, parts: number): TeamViews {
+  private publish(wasm: SeparationWasm, parts: number, radius: number): TeamViews {
     const v = this.views!;
-    const { t, radius } = this.call;
+    const t = this.call.t;
     const control = v.control;
     const pool = t.pool;
     const g = ++this.generation;
@@ -423,8 +423,8 @@ export class SeparationTeam {
     v.start.set(t.nodeStart);
     v.count.set(t.nodeCount);
     v.list.set(wasm.pairList());
+    // The radius alone: each thread's kernel takes its distance scale from it.
     v.numbers[0] = radius;
-    v.numbers[1] = distanceScale(radius);
     control[SLOTS] = pool.top;
     control[PAIRS] = this.pairs;
     control[NODES] = t.nodeTop;
@@ -443,8 +443,8 @@ export class SeparationTeam {
    * descheduled, will see the claim and leave it); then the caller's share moves a little toward the
    * balance (not after a takeover). Returns the item pairs of those ranges.
    */
-  private ownRanges(wasm: SeparationWasm, v: TeamViews, parts: number): number {
-    const { t, radius } = this.call;
+  private ownRanges(wasm: SeparationWasm, v: TeamViews, parts: number, radius: number): number {
+    const t = this.call.t;
     const g = this.generation;
     const control = v.control;
     const cuts = this.cuts;
