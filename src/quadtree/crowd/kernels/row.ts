@@ -18,7 +18,7 @@ import { COMPACT, rowCap, rowX } from './rowLayout';
  * The pairs k..k2-1 of the grouped list (SORTED), all with first leaf a (not wide; see accumulate), on the
  * call's record `c` (call.ts): every pair of items within reach adds to the slot sums at SUMS. Returns the
  * pairs found. Phases: build the row (rowBuild.ts), set it up for the passes (loop constants, addresses),
- * then per batch of a's items the first pass of each (listBatch), then the second of each (exactItem).
+ * then per batch of a's items the first pass of each (listBatch), then the second of each (exactBatch).
  */
 export function rowJoin(c: usize, k: i32, k2: i32, a: i32): i32 {
   const na = load<i32>(load<usize>(c, COUNT) + ((<usize>a) << 2));
@@ -27,25 +27,14 @@ export function rowJoin(c: usize, k: i32, k2: i32, a: i32): i32 {
   const self = m < 0;
   if (self) m = ~m;
   setUpRow(c, m);
-  const temp = load<usize>(c, TEMP);
-  const cap = rowCap(load<i32>(c, SLOTS));
-  const rs = rowX(temp) + (cap << 3);
-  const hits = rs + (cap << 2);
   let found: i32 = 0;
   // The items in batches: the first pass of every item of a batch, then the second pass of each (so that
   // the second passes of consecutive items, long waits on the square root and division, overlap instead of
-  // each waiting behind the next item's first pass). An item's list at hits + off: its length, then the
-  // listed addresses, padded to a multiple of 4.
+  // each waiting behind the next item's first pass).
   let p0 = 0;
   while (p0 < na) {
     const p1 = listBatch(c, p0, na, m, self);
-    let off = 0;
-    for (let p = p0; p < p1; p++) {
-      const nh = load<i32>(hits + ((<usize>off) << 2));
-      const list = hits + ((<usize>off + 1) << 2);
-      off += 1 + ((nh + 3) & ~3);
-      found += exactItem(c, list, nh, load<i32>(rs + ((<usize>p) << 2)));
-    }
+    found += exactBatch(c, p0, p1);
     p0 = p1;
   }
   return found;
@@ -122,95 +111,104 @@ function listBatch(c: usize, p0: i32, na: i32, m: i32, self: bool): i32 {
 }
 
 /**
- * The second pass of one item (x, y at byte address `ai`) over the `nh` candidates listed at `list`: the
- * exact rule and the push, four at a time (two independent f64x2 chains: the square root and division are
- * slow, and the steps per item few), into the slots' sums. No call inside the loop (TurboFan would spill
- * every value live across it, on every step): the rare pairs (coincident, or a square that underflowed)
- * are masked out there and listed again at the front of the item's list (entries already read: at most
- * four per step of four), then added one by one after it. Returns the item's pairs.
+ * The second pass of a batch's items p0..p1-1: each item's list at hits + off (its length, then the listed
+ * addresses, padded to a multiple of 4), the item's x, y at the address in its slot entry. The exact rule and
+ * the push, four listed candidates at a time (two independent f64x2 chains: the square root and division are
+ * slow, and the steps per item few), into the slots' sums, the differences as the JavaScript kernel takes
+ * them; times s unless s is 1 (its bits read from memory: a test of a local TurboFan makes again in the
+ * loop, with the constant 1 built each time). No call inside the loop (TurboFan would spill every value live
+ * across it, on every step): the rare pairs (coincident, or a square that underflowed; one test of pmin(a, b)
+ * finds a square of 0 in either chain, a lane of a being a pad only where b's is too; a square of 0 is
+ * within reach, r2 >= 0) are masked out and
+ * listed again at the front of the item's list (entries already read: at most four per step of four), then
+ * added one by one after it. A lane out of reach (listed by the wider test, a pad, or a rare pair) computes a
+ * weight too, masked to 0. Returns the pairs.
  */
-function exactItem(c: usize, list: usize, nh: i32, ai: i32): i32 {
+function exactBatch(c: usize, p0: i32, p1: i32): i32 {
   const xy = load<usize>(c, XY);
   const kc = load<usize>(c, TEMP);
-  const sums = load<usize>(c, SUMS);
+  const cap = rowCap(load<i32>(c, SLOTS));
+  const rs = rowX(kc) + (cap << 3);
+  const hits = rs + (cap << 2);
   // A slot's sums from the address a of its x, y: sums + 32 slot = 2 a + (sums - 2 xy).
-  const toSums = <i32>sums - ((<i32>xy) << 1);
-  const pe = v128.load(<usize>ai);
+  const toSums = <i32>load<usize>(c, SUMS) - ((<i32>xy) << 1);
   const zero = f64x2.splat(0);
-  let n = zero;
-  let px = zero;
-  let py = zero;
-  let nr = 0;
-  for (let q = 0; q < nh; q += 4) {
-    const hq = list + ((<usize>q) << 2);
-    const a0 = load<i32>(hq);
-    const a1 = load<i32>(hq, 4);
-    const a2 = load<i32>(hq, 8);
-    const a3 = load<i32>(hq, 12);
-    // (x, y) of each candidate minus the item's: the JavaScript kernel's differences, then in lanes.
-    const e0 = f64x2.sub(v128.load(<usize>a0), pe);
-    const e1 = f64x2.sub(v128.load(<usize>a1), pe);
-    const e2 = f64x2.sub(v128.load(<usize>a2), pe);
-    const e3 = f64x2.sub(v128.load(<usize>a3), pe);
-    let dxa = v128.shuffle<f64>(e0, e1, 0, 2);
-    let dya = v128.shuffle<f64>(e0, e1, 1, 3);
-    let dxb = v128.shuffle<f64>(e2, e3, 0, 2);
-    let dyb = v128.shuffle<f64>(e2, e3, 1, 3);
-    // Times s, unless s is 1 (distanceScale: a power of two other than 1 only where r² would underflow
-    // or overflow). Its bits read from memory: a test of a local TurboFan makes again in the loop, with
-    // the constant 1 built each time.
-    if (load<i64>(kc, 48) !== 0x3ff0000000000000) {
-      const sv = v128.load(kc, 48);
-      dxa = f64x2.mul(dxa, sv);
-      dya = f64x2.mul(dya, sv);
-      dxb = f64x2.mul(dxb, sv);
-      dyb = f64x2.mul(dyb, sv);
+  let found: i32 = 0;
+  let off = 0;
+  for (let p = p0; p < p1; p++) {
+    const nh = load<i32>(hits + ((<usize>off) << 2));
+    const list = hits + ((<usize>off + 1) << 2);
+    off += 1 + ((nh + 3) & ~3);
+    const ai = load<i32>(rs + ((<usize>p) << 2));
+    const pe = v128.load(<usize>ai);
+    let n = zero;
+    let px = zero;
+    let py = zero;
+    let nr = 0;
+    for (let q = 0; q < nh; q += 4) {
+      const a0 = load<i32>(list + ((<usize>q) << 2));
+      const a1 = load<i32>(list + ((<usize>q) << 2), 4);
+      const a2 = load<i32>(list + ((<usize>q) << 2), 8);
+      const a3 = load<i32>(list + ((<usize>q) << 2), 12);
+      const e0 = f64x2.sub(v128.load(<usize>a0), pe);
+      const e1 = f64x2.sub(v128.load(<usize>a1), pe);
+      const e2 = f64x2.sub(v128.load(<usize>a2), pe);
+      const e3 = f64x2.sub(v128.load(<usize>a3), pe);
+      let dxa = v128.shuffle<f64>(e0, e1, 0, 2);
+      let dya = v128.shuffle<f64>(e0, e1, 1, 3);
+      let dxb = v128.shuffle<f64>(e2, e3, 0, 2);
+      let dyb = v128.shuffle<f64>(e2, e3, 1, 3);
+      if (load<i64>(kc, 48) !== 0x3ff0000000000000) {
+        const sv = v128.load(kc, 48);
+        dxa = f64x2.mul(dxa, sv);
+        dya = f64x2.mul(dya, sv);
+        dxb = f64x2.mul(dxb, sv);
+        dyb = f64x2.mul(dyb, sv);
+      }
+      const d2a = f64x2.add(f64x2.mul(dxa, dxa), f64x2.mul(dya, dya));
+      const d2b = f64x2.add(f64x2.mul(dxb, dxb), f64x2.mul(dyb, dyb));
+      let ha = f64x2.le(d2a, v128.load(kc, 16));
+      let hb = f64x2.le(d2b, v128.load(kc, 16));
+      if (v128.any_true(f64x2.eq(f64x2.pmin(d2a, d2b), zero))) {
+        const za = f64x2.eq(d2a, zero);
+        const zb = f64x2.eq(d2b, zero);
+        store<i32>(list + ((<usize>nr) << 2), a0);
+        nr -= <i32>i64x2.extract_lane(za, 0);
+        store<i32>(list + ((<usize>nr) << 2), a1);
+        nr -= <i32>i64x2.extract_lane(za, 1);
+        store<i32>(list + ((<usize>nr) << 2), a2);
+        nr -= <i32>i64x2.extract_lane(zb, 0);
+        store<i32>(list + ((<usize>nr) << 2), a3);
+        nr -= <i32>i64x2.extract_lane(zb, 1);
+        ha = v128.andnot(ha, za);
+        hb = v128.andnot(hb, zb);
+      }
+      const one = v128.load(kc, 64);
+      const wa = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2a)), v128.load(kc, 32));
+      const wb = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2b)), v128.load(kc, 32));
+      const uxa = v128.and(f64x2.mul(dxa, wa), ha);
+      const uya = v128.and(f64x2.mul(dya, wa), ha);
+      const uxb = v128.and(f64x2.mul(dxb, wb), hb);
+      const uyb = v128.and(f64x2.mul(dyb, wb), hb);
+      const ca = v128.and(one, ha);
+      const cb = v128.and(one, hb);
+      n = f64x2.add(n, f64x2.add(ca, cb));
+      px = f64x2.sub(px, f64x2.add(uxa, uxb));
+      py = f64x2.sub(py, f64x2.add(uya, uyb));
+      addAt((a0 << 1) + toSums, v128.shuffle<f64>(uxa, uya, 0, 2), f64x2.extract_lane(ca, 0));
+      addAt((a1 << 1) + toSums, v128.shuffle<f64>(uxa, uya, 1, 3), f64x2.extract_lane(ca, 1));
+      addAt((a2 << 1) + toSums, v128.shuffle<f64>(uxb, uyb, 0, 2), f64x2.extract_lane(cb, 0));
+      addAt((a3 << 1) + toSums, v128.shuffle<f64>(uxb, uyb, 1, 3), f64x2.extract_lane(cb, 1));
     }
-    const d2a = f64x2.add(f64x2.mul(dxa, dxa), f64x2.mul(dya, dya));
-    const d2b = f64x2.add(f64x2.mul(dxb, dxb), f64x2.mul(dyb, dyb));
-    const r2 = v128.load(kc, 16);
-    let ha = f64x2.le(d2a, r2);
-    let hb = f64x2.le(d2b, r2);
-    // A square of 0 in either chain: pmin(a, b) keeps a's lane unless b's is smaller, and a lane of a is
-    // a pad (NaN) only where b's is too, the pads being last. One test on most steps instead of four.
-    if (v128.any_true(f64x2.eq(f64x2.pmin(d2a, d2b), zero))) {
-      // A square of 0 is within reach (r2 >= 0).
-      const za = f64x2.eq(d2a, zero);
-      const zb = f64x2.eq(d2b, zero);
-      store<i32>(list + ((<usize>nr) << 2), a0);
-      nr -= <i32>i64x2.extract_lane(za, 0);
-      store<i32>(list + ((<usize>nr) << 2), a1);
-      nr -= <i32>i64x2.extract_lane(za, 1);
-      store<i32>(list + ((<usize>nr) << 2), a2);
-      nr -= <i32>i64x2.extract_lane(zb, 0);
-      store<i32>(list + ((<usize>nr) << 2), a3);
-      nr -= <i32>i64x2.extract_lane(zb, 1);
-      ha = v128.andnot(ha, za);
-      hb = v128.andnot(hb, zb);
-    }
-    // A lane out of reach (listed by the wider test, a pad, or a rare pair) computes a weight too,
-    // masked to 0.
-    const one = v128.load(kc, 64);
-    const inv = v128.load(kc, 32);
-    const wa = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2a)), inv);
-    const wb = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2b)), inv);
-    const uxa = v128.and(f64x2.mul(dxa, wa), ha);
-    const uya = v128.and(f64x2.mul(dya, wa), ha);
-    const uxb = v128.and(f64x2.mul(dxb, wb), hb);
-    const uyb = v128.and(f64x2.mul(dyb, wb), hb);
-    const ca = v128.and(one, ha);
-    const cb = v128.and(one, hb);
-    n = f64x2.add(n, f64x2.add(ca, cb));
-    px = f64x2.sub(px, f64x2.add(uxa, uxb));
-    py = f64x2.sub(py, f64x2.add(uya, uyb));
-    addAt((a0 << 1) + toSums, v128.shuffle<f64>(uxa, uya, 0, 2), f64x2.extract_lane(ca, 0));
-    addAt((a1 << 1) + toSums, v128.shuffle<f64>(uxa, uya, 1, 3), f64x2.extract_lane(ca, 1));
-    addAt((a2 << 1) + toSums, v128.shuffle<f64>(uxb, uyb, 0, 2), f64x2.extract_lane(cb, 0));
-    addAt((a3 << 1) + toSums, v128.shuffle<f64>(uxb, uyb, 1, 3), f64x2.extract_lane(cb, 1));
+    const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+    addAt(
+      (ai << 1) + toSums,
+      f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3)),
+      ni,
+    );
+    found += <i32>ni + addRare(c, list, nr, ai);
   }
-  const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
-  addAt((ai << 1) + toSums, f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3)), ni);
-  return <i32>ni + addRare(c, list, nr, ai);
+  return found;
 }
 
 /** The `nr` rare pairs listed at `list` (addresses of x, y) with the item at `ai`, added one by one. */

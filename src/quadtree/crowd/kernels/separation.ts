@@ -21,6 +21,7 @@ import {
   SORTED,
   START,
   SUMS,
+  TEMP,
   XY,
 } from './call';
 import { addPair, addSums } from './pair';
@@ -73,12 +74,16 @@ export function accumulate(c: usize, from: i32, to: i32): i32 {
 }
 
 /**
- * A wide pair of leaves (a | WIDE, marked): leaves far wider than the radius, two candidates at a time in
- * f64x2 lanes. A sparse pair (marked ~b) tests before any math; a sparse cross pair first skips the items
- * of a out of reach of the bounding box of b's items. Returns the pairs found.
+ * A wide pair of leaves (a | WIDE, marked): leaves far wider than the radius, each item of a against the
+ * items of b two at a time in f64x2 lanes; the pairs within reach add to both slots' sums. A sparse pair
+ * (marked ~b) skips the math where neither lane is in reach (then the branch is well predicted); a sparse
+ * cross pair first skips the items of a out of reach of the bounding box of b's items. Lanes out of reach
+ * compute a weight too, masked to 0 (no branch to mispredict); a lane past the leaf's last item (an odd
+ * count) is the padding or another leaf's slot, and is masked out. Returns the pairs found.
  */
 function widePair(c: usize, a: i32, marked: i32): i32 {
   const xy = load<usize>(c, XY);
+  const sums = load<usize>(c, SUMS);
   const start = load<usize>(c, START);
   const count = load<usize>(c, COUNT);
   const s = load<f64>(c, SCALE);
@@ -90,48 +95,9 @@ function widePair(c: usize, a: i32, marked: i32): i32 {
   const self = a === b;
   const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
   const eb = sb + load<i32>(count + ((<usize>b) << 2));
-  // A sparse cross pair: b's items' bounding box, to skip the items of a out of reach of all of them.
-  let bx0 = Infinity;
-  let by0 = Infinity;
-  let bx1 = -Infinity;
-  let by1 = -Infinity;
   const prune = sparse && !self;
-  if (prune) {
-    for (let j = sb; j < eb; j++) {
-      const pj = xy + ((<usize>j) << 4);
-      const x = load<f64>(pj);
-      const y = load<f64>(pj, 8);
-      bx0 = Math.min(bx0, x);
-      bx1 = Math.max(bx1, x);
-      by0 = Math.min(by0, y);
-      by1 = Math.max(by1, y);
-    }
-  }
-  let found: i32 = 0;
-  for (let i = sa; i < ea; i++) {
-    const pi = xy + ((<usize>i) << 4);
-    if (prune) {
-      const x = load<f64>(pi);
-      const y = load<f64>(pi, 8);
-      const gx = (x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0) * s;
-      const gy = (y < by0 ? by0 - y : y > by1 ? y - by1 : 0) * s;
-      if (gx * gx + gy * gy > rs * rs) continue;
-    }
-    found += wideItem(c, i, self ? i + 1 : sb, eb, sparse);
-  }
-  return found;
-}
-
-/**
- * One item (slot i) of a wide pair against the slots [from, to) of the other leaf, two at a time in f64x2
- * lanes; the pairs within reach add to both slots' sums. `sparse`: skip the math where neither lane is in
- * reach. Returns the pairs found.
- */
-function wideItem(c: usize, i: i32, from: i32, to: i32, sparse: bool): i32 {
-  const xy = load<usize>(c, XY);
-  const sums = load<usize>(c, SUMS);
-  const s = load<f64>(c, SCALE);
-  const rs = load<f64>(c, RADIUS) * s;
+  const box = load<usize>(c, TEMP);
+  if (prune) boxOfSlots(xy, sb, eb, box);
   const inverse = 1 / rs;
   const r2 = f64x2.splat(rs * rs);
   const inv = f64x2.splat(inverse);
@@ -139,52 +105,92 @@ function wideItem(c: usize, i: i32, from: i32, to: i32, sparse: bool): i32 {
   const one = f64x2.splat(1);
   const zero = f64x2.splat(0);
   const lane0 = i64x2(-1, 0);
-  const pi = xy + ((<usize>i) << 4);
-  const xi = f64x2.splat(load<f64>(pi));
-  const yi = f64x2.splat(load<f64>(pi, 8));
-  let n = zero;
-  let px = zero;
-  let py = zero;
   let found: i32 = 0;
-  for (let j = from; j < to; j += 2) {
-    const pj = xy + ((<usize>j) << 4);
-    const p0 = v128.load(pj);
-    const p1 = v128.load(pj, 16);
-    const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
-    const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
-    const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
-    let m = f64x2.le(d2, r2);
-    // Past the leaf's last item (an odd count): lane 1 is the padding or another leaf's slot.
-    if (j + 1 === to) m = v128.and(m, lane0);
-    // Sparse: skip the math where neither lane is in reach (then the branch is well predicted).
-    if (sparse && !v128.any_true(m)) continue;
-    if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
-      // Rare: one by one.
-      if (i64x2.extract_lane(m, 0) !== 0) {
-        addPair(c, i, j, inverse);
-        found++;
+  for (let i = sa; i < ea; i++) {
+    const pi = xy + ((<usize>i) << 4);
+    if (prune && outOfBox(load<f64>(pi), load<f64>(pi, 8), box, s) > rs * rs) continue;
+    const xi = f64x2.splat(load<f64>(pi));
+    const yi = f64x2.splat(load<f64>(pi, 8));
+    let n = zero;
+    let px = zero;
+    let py = zero;
+    for (let j = self ? i + 1 : sb; j < eb; j += 2) {
+      const pj = xy + ((<usize>j) << 4);
+      const p0 = v128.load(pj);
+      const p1 = v128.load(pj, 16);
+      const dx = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 0, 2), xi), sv);
+      const dy = f64x2.mul(f64x2.sub(v128.shuffle<f64>(p0, p1, 1, 3), yi), sv);
+      const d2 = f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
+      let m = f64x2.le(d2, r2);
+      if (j + 1 === eb) m = v128.and(m, lane0);
+      if (sparse && !v128.any_true(m)) continue;
+      if (v128.any_true(v128.and(m, f64x2.eq(d2, zero)))) {
+        // Rare: one by one.
+        found += addPairs(c, i, j, m, inverse);
+        continue;
       }
-      if (i64x2.extract_lane(m, 1) !== 0) {
-        addPair(c, i, j + 1, inverse);
-        found++;
-      }
-      continue;
+      const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
+      const ux = v128.and(f64x2.mul(dx, w), m);
+      const uy = v128.and(f64x2.mul(dy, w), m);
+      const cm = v128.and(one, m);
+      n = f64x2.add(n, cm);
+      px = f64x2.sub(px, ux);
+      py = f64x2.sub(py, uy);
+      addSums(sums, j, f64x2.extract_lane(ux, 0), f64x2.extract_lane(uy, 0), f64x2.extract_lane(cm, 0));
+      addSums(sums, j + 1, f64x2.extract_lane(ux, 1), f64x2.extract_lane(uy, 1), f64x2.extract_lane(cm, 1));
     }
-    // Lanes out of reach compute a weight too, masked to 0 (no branch to mispredict).
-    const w = f64x2.sub(f64x2.div(one, f64x2.sqrt(d2)), inv);
-    const ux = v128.and(f64x2.mul(dx, w), m);
-    const uy = v128.and(f64x2.mul(dy, w), m);
-    const cm = v128.and(one, m);
-    n = f64x2.add(n, cm);
-    px = f64x2.sub(px, ux);
-    py = f64x2.sub(py, uy);
-    addSums(sums, j, f64x2.extract_lane(ux, 0), f64x2.extract_lane(uy, 0), f64x2.extract_lane(cm, 0));
-    addSums(sums, j + 1, f64x2.extract_lane(ux, 1), f64x2.extract_lane(uy, 1), f64x2.extract_lane(cm, 1));
+    const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
+    const sxi = f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1);
+    addSums(sums, i, sxi, f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1), ni);
+    found += <i32>ni;
   }
-  const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
-  const sxi = f64x2.extract_lane(px, 0) + f64x2.extract_lane(px, 1);
-  addSums(sums, i, sxi, f64x2.extract_lane(py, 0) + f64x2.extract_lane(py, 1), ni);
-  return found + <i32>ni;
+  return found;
+}
+
+/** The pairs of slot i with slots j and j + 1 whose lanes of `m` are set, added one by one; how many. */
+function addPairs(c: usize, i: i32, j: i32, m: v128, inverse: f64): i32 {
+  let found = 0;
+  if (i64x2.extract_lane(m, 0) !== 0) {
+    addPair(c, i, j, inverse);
+    found++;
+  }
+  if (i64x2.extract_lane(m, 1) !== 0) {
+    addPair(c, i, j + 1, inverse);
+    found++;
+  }
+  return found;
+}
+
+/** The bounding box of slots [from, to) at `box`: f64 min x, min y, max x, max y. */
+function boxOfSlots(xy: usize, from: i32, to: i32, box: usize): void {
+  let bx0 = Infinity;
+  let by0 = Infinity;
+  let bx1 = -Infinity;
+  let by1 = -Infinity;
+  for (let j = from; j < to; j++) {
+    const pj = xy + ((<usize>j) << 4);
+    const x = load<f64>(pj);
+    const y = load<f64>(pj, 8);
+    bx0 = Math.min(bx0, x);
+    bx1 = Math.max(bx1, x);
+    by0 = Math.min(by0, y);
+    by1 = Math.max(by1, y);
+  }
+  store<f64>(box, bx0);
+  store<f64>(box, by0, 8);
+  store<f64>(box, bx1, 16);
+  store<f64>(box, by1, 24);
+}
+
+/** The squared gap, differences times s, from (x, y) to the box at `box` (boxOfSlots'). */
+function outOfBox(x: f64, y: f64, box: usize, s: f64): f64 {
+  const bx0 = load<f64>(box);
+  const by0 = load<f64>(box, 8);
+  const bx1 = load<f64>(box, 16);
+  const by1 = load<f64>(box, 24);
+  const gx = (x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0) * s;
+  const gy = (y < by0 ? by0 - y : y > by1 ? y - by1 : 0) * s;
+  return gx * gx + gy * gy;
 }
 
 /** Element i of the array at `out`, of element type `kind` (0 f64, 1 f32, 2 i32), set to v. */
