@@ -16,6 +16,7 @@ import {
   circleArg,
   DEFAULTS,
   describe,
+  lengthOf,
   MAX_ID,
   NAME,
   notANumber,
@@ -366,7 +367,7 @@ export class PointQuadtree {
     if (found !== OUT_OF_ROOM) return found;
     const needed = pairsInBuffers(this.t, radius, this.t.pairs.pairing);
     throw new RangeError(
-      `${NAME}: outA and outB (length ${Math.min(outA.length, outB.length)}) are too small for the ` +
+      `${NAME}: outA and outB (length ${Math.min(lengthOf(outA), lengthOf(outB))}) are too small for the ` +
         `${needed} pairs within radius ${describe(radius)}; give them length >= ${needed}`,
     );
   }

@@ -4,7 +4,7 @@
  * shape covers without testing them (collectAll), and tests a leaf's items in pool order.
  */
 
-import { outOfRoom } from './checks';
+import { lengthOf, outOfRoom } from './checks';
 import { distanceScale } from './distance';
 import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, quadrant, rectDist2 } from './geometry';
 import { NodeStack } from './stack';
@@ -57,7 +57,7 @@ export function circleInto(
     // Every difference times s (1 at ordinary radii): squared distances cannot overflow or underflow.
     const s = distanceScale(radius);
     const r2 = radius * s * (radius * s);
-    const cap = out.length;
+    const cap = lengthOf(out);
     const lb = t.nodeLoose;
     const child = t.nodeChild;
     const count = t.nodeCount;
@@ -156,7 +156,7 @@ export function rectInto(
   let visited = 0;
   let tested = 0;
   if (t.size > 0) {
-    const cap = out.length;
+    const cap = lengthOf(out);
     const lb = t.nodeLoose;
     const child = t.nodeChild;
     const count = t.nodeCount;
@@ -240,7 +240,7 @@ function collectAll(t: TreeState, n: number, out: Int32Array | Uint32Array, foun
   const start = t.nodeStart;
   const ids = t.pool.ids;
   // Every item below `n` is in the answer, so this check is exact.
-  if (found + count[n] > out.length) outOfRoom(out.length, t.size);
+  if (found + count[n] > lengthOf(out)) outOfRoom(lengthOf(out), t.size);
   const walk = t.query.collect;
   let stack = walk.items;
   let sp = 0;

@@ -22,7 +22,7 @@ import { idEnd } from './nodes';
 import { INTERNALS, type PointQuadtree } from './PointQuadtree';
 import {
   type CountArray,
-  checkOut,
+  checkSeparationOutputs,
   SPARSE,
   type SumArray,
   separationInto,
@@ -259,9 +259,7 @@ export class SeparationTeam {
     const t = tree[INTERNALS]() as TreeState;
     checkRadius('radius', radius);
     const end = idEnd(t);
-    checkOut('counts', counts, true, end);
-    checkOut('sumX', sumX, false, end);
-    checkOut('sumY', sumY, false, end);
+    checkSeparationOutputs(counts, sumX, sumY, end);
     const last = this.last;
     last.threads = 1;
     last.tookOver = 0;

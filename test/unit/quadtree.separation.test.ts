@@ -282,10 +282,10 @@ describe.each([
       const before = shape(tree);
       const { c, x, y } = ok();
       expect(() => tree.querySeparationInto(5, [] as unknown as Int32Array, x, y)).toThrow(
-        'PointQuadtree: counts must be an Int32Array, Uint32Array, Float32Array or Float64Array, got Array',
+        'PointQuadtree: counts must be an Int32Array, Uint32Array, Float32Array or Float64Array, got an object (Array)',
       );
       expect(() => tree.querySeparationInto(5, c, new Int32Array(20) as unknown as Float32Array, y)).toThrow(
-        'PointQuadtree: sumX must be a Float32Array or Float64Array, got Int32Array',
+        'PointQuadtree: sumX must be a Float32Array or Float64Array, got an object (Int32Array)',
       );
       expect(() => tree.querySeparationInto(5, c, x, null as unknown as Float32Array)).toThrow(TypeError);
       expect(() => tree.querySeparationInto(5, new Int32Array(19), x, y)).toThrow(

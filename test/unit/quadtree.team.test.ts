@@ -4,22 +4,17 @@ import {
   CLAIM,
   DONE,
   FAILED,
-  helperWord,
   MESSAGE_KIND,
   NO_KERNEL,
   SEEN,
-  SEQ,
   STATE,
 } from 'point-quadtree/internal/teamLayout';
-import {
-  type SeparationHelperMessage,
-  type SeparationHelperPort,
-  SeparationTeam,
-} from 'point-quadtree/parallel';
+import { type SeparationHelperMessage, SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 import { bruteSeparation } from '../helpers/separationOracle';
+import { fakeHelpers } from '../helpers/teamFakes';
 
 const BOUNDS = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 
@@ -296,30 +291,6 @@ describe('SeparationTeam: dispose', () => {
     expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ threads: 1, reason: 'disposed' });
   });
 });
-
-/**
- * Helpers played in this thread by the test: each port keeps the message it was sent, and `attach` marks
- * the helper attached in that buffer without ever running it.
- */
-function fakeHelpers(n: number) {
-  const messages: (SeparationHelperMessage | null)[] = new Array(n).fill(null);
-  const ports: SeparationHelperPort[] = messages.map((_, k) => ({
-    postMessage: (message: SeparationHelperMessage) => {
-      messages[k] = message;
-    },
-  }));
-  const control = (k: number) => new Int32Array(messages[k]!.buffer);
-  return {
-    ports,
-    messages,
-    control,
-    set: (k: number, word: number, value: number) => {
-      control(k)[helperWord(k, word)] = value;
-    },
-    /** The generation the team's next call publishes. */
-    next: (k: number) => (control(k)[SEQ] >> 1) + 1,
-  };
-}
 
 describe('SeparationTeam: helpers that do not start, are late, or fail (played in this thread)', () => {
   const { xs, ys } = cloud('uniform', 2000, 41);
