@@ -17,7 +17,7 @@
  * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
-import { COUNT_OUTPUT, checkOutput, checkRadius, describe, NAME, SUM_OUTPUT } from './checks';
+import { COUNT_OUTPUT, checkOutput, checkRadius, checkSeparate, describe, NAME, SUM_OUTPUT } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
 import { type SeparationWasm, separationWasm } from './kernels/wasm';
@@ -315,12 +315,19 @@ function slotSums(sc: SeparationScratch, slots: number): void {
 /**
  * Checks the per-id outputs of a separation call (the tree's and a team's) before anything is written:
  * `counts` of COUNT_OUTPUT and the sums of SUM_OUTPUT (the one output check, checks.ts), each at least `end`
- * long.
+ * long, and no two of them sharing memory (each kernel writes them in its own order, so a shared byte would
+ * end up holding one output's entry where another's belongs).
  */
 export function checkSeparationOutputs(counts: unknown, sumX: unknown, sumY: unknown, end: number): void {
   longEnough('counts', checkOutput('counts', counts, COUNT_OUTPUT), end);
   longEnough('sumX', checkOutput('sumX', sumX, SUM_OUTPUT), end);
   longEnough('sumY', checkOutput('sumY', sumY, SUM_OUTPUT), end);
+  const c = counts as CountArray;
+  const x = sumX as SumArray;
+  const y = sumY as SumArray;
+  checkSeparate('counts', c, 'sumX', x);
+  checkSeparate('counts', c, 'sumY', y);
+  checkSeparate('sumX', x, 'sumY', y);
 }
 
 /** Throws if a per-id output of `length` entries cannot hold ids below `end`. */

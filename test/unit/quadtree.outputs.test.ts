@@ -1,9 +1,9 @@
 /**
  * Typed-array outputs as a hostile caller hands them over, on both kernels and through a SeparationTeam:
  * subclasses (a constructor that takes a length only), typed arrays whose own properties lie, a null
- * prototype, another realm, views of a SharedArrayBuffer or at an offset; a Proxy; detached buffers. Every
- * answer equals the one into plain arrays, every refusal is the library's error with nothing written and
- * the tree unchanged (issue #30, items 1, 3 and 4).
+ * prototype, another realm, views of a SharedArrayBuffer or at an offset; outputs that share memory; a
+ * Proxy; detached buffers. Every answer equals the one into plain arrays, every refusal is the library's
+ * error with nothing written and the tree unchanged (issue #30, items 1 to 4).
  */
 import vm from 'node:vm';
 import { PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree';
@@ -207,6 +207,79 @@ describe.each(['auto', 'js'] as const)('kernel %s', (kernel) => {
         /^PointQuadtree: the output array \(length 3\) is too small/,
       );
     });
+  });
+
+  describe('outputs that share memory: a RangeError naming them, nothing written, the tree unchanged', () => {
+    const memory = new ArrayBuffer(8 * n * 3);
+    const cases: [string, () => [Out, Out, Out], RegExp][] = [
+      [
+        'the same sums twice',
+        () => {
+          const s = new Float64Array(n);
+          return [new Int32Array(n), s, s];
+        },
+        /^PointQuadtree: sumX and sumY must be two arrays, got the same one twice$/,
+      ],
+      [
+        'one Float64Array as all three',
+        () => {
+          const f = new Float64Array(n);
+          return [f, f, f];
+        },
+        /^PointQuadtree: counts and sumX must be two arrays, got the same one twice$/,
+      ],
+      [
+        'counts overlapping sumX in one buffer',
+        () => [
+          new Int32Array(memory, 0, n),
+          new Float64Array(memory, 4 * n - 8 * 10, n),
+          new Float64Array(n),
+        ],
+        new RegExp(
+          `^PointQuadtree: counts and sumX must not share memory, .* bytes ${4 * n - 80} to ${4 * n - 1}$`,
+        ),
+      ],
+      [
+        'sumY overlapping counts (a Float32Array over the same bytes)',
+        () => [new Float32Array(memory, 16, n), new Float64Array(n), new Float32Array(memory, 0, n)],
+        new RegExp(`^PointQuadtree: counts and sumY must not share memory, .* bytes 16 to ${4 * n - 1}$`),
+      ],
+      [
+        'sumX and sumY one byte apart in a SharedArrayBuffer',
+        () => {
+          const shared = new SharedArrayBuffer(8 * n * 2);
+          return [new Int32Array(n), new Float64Array(shared, 0, n), new Float64Array(shared, 8 * n - 8, n)];
+        },
+        new RegExp(
+          `^PointQuadtree: sumX and sumY must not share memory, .* bytes ${8 * n - 8} to ${8 * n - 1}$`,
+        ),
+      ],
+    ];
+    for (const [how, call] of ways) {
+      it.each(cases)(`through ${how}: %s`, (_, outputs, message) => {
+        const [c, x, y] = outputs();
+        for (const o of [c, x, y]) o.fill(-7);
+        const written = () => [c, x, y].map((o) => Array.from(o));
+        const was = written();
+        const before = fingerprint(tree);
+        expect(() => call(2, c, x, y)).toThrow(RangeError);
+        expect(() => call(2, c, x, y)).toThrow(message);
+        expect(written()).toEqual(was);
+        expect(fingerprint(tree)).toEqual(before);
+      });
+
+      it(`through ${how}: views of one buffer that do not overlap give the answer into three arrays`, () => {
+        const want = [new Int32Array(n), new Float64Array(n), new Float64Array(n)] as const;
+        const pairs = call(2, ...want);
+        const got = [
+          new Int32Array(memory, 0, n),
+          new Float64Array(memory, 8 * n, n),
+          new Float64Array(memory, 16 * n, n),
+        ];
+        expect(call(2, got[0], got[1], got[2])).toBe(pairs);
+        for (let k = 0; k < 3; k++) expect(entries(got[k], n)).toEqual(entries(want[k], n));
+      });
+    }
   });
 
   describe('a Proxy, an object without a prototype, a DataView: the library’s TypeError, nothing written', () => {

@@ -129,11 +129,12 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     const { xs, ys } = cloud('uniform', 2000, 1);
     const tree = treeOf(xs, ys);
     const c = new Int32Array(2000);
-    const s = new Float64Array(2000);
+    const sx = new Float64Array(2000);
+    const sy = new Float64Array(2000);
     await untilReady(
       () => team.last.ready,
       2,
-      () => team.querySeparationInto(tree, 2, c, s, s),
+      () => team.querySeparationInto(tree, 2, c, sx, sy),
     );
   });
   afterAll(async () => {
@@ -151,11 +152,12 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     expectTeam(team, tree, xs, ys, 1.5);
     expect(posted).toBe(before + 2);
     const c = new Int32Array(n);
-    const s = new Float64Array(n);
+    const sx = new Float64Array(n);
+    const sy = new Float64Array(n);
     await untilReady(
       () => team.last.ready,
       2,
-      () => team.querySeparationInto(tree, 1.5, c, s, s),
+      () => team.querySeparationInto(tree, 1.5, c, sx, sy),
     );
     expect(expectTeam(team, tree, xs, ys, 1.5).threads).toBe(3);
     expect(posted).toBe(before + 2);

@@ -106,14 +106,15 @@ describe('crowd mode with a team of worker_threads helpers', () => {
     const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 8 });
     for (let id = 0; id < 4000; id++) tree.insert(id, rnd() * 100, rnd() * 100);
     const c = new Int32Array(4000);
-    const s = new Float64Array(4000);
+    const sx = new Float64Array(4000);
+    const sy = new Float64Array(4000);
     const calls = (count: number, call: () => number): number => {
       let pairs = 0;
       for (let k = 0; k < count; k++) pairs += call();
       return pairs;
     };
-    const parallel = () => team.querySeparationInto(tree, 1.5, c, s, s);
-    const alone = () => tree.querySeparationInto(1.5, c, s, s);
+    const parallel = () => team.querySeparationInto(tree, 1.5, c, sx, sy);
+    const alone = () => tree.querySeparationInto(1.5, c, sx, sy);
     await untilReady(() => team.last.ready, 1, parallel);
     // Warm (the compiler's optimised code in place: unoptimised code boxes numbers).
     calls(500, parallel);
