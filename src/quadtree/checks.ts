@@ -295,45 +295,80 @@ export interface CheckedOptions {
   readonly looseness: number;
 }
 
-/** Checks the constructor's options (throws RangeError naming the first bad one) and fills in defaults. */
+/**
+ * An options argument (the constructor's, a SeparationTeam's): an object, or undefined where options may be
+ * left out (then `{}`). Anything else is a TypeError. Read each option of it once (it may be a Proxy or
+ * have getters).
+ */
+export function checkOptionsObject(value: unknown, optional: boolean): object {
+  if (value === undefined && optional) return {};
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${NAME}: options must be an object, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A numeric option as read: `fallback` where undefined; a TypeError where not a number at all. */
+export function optionNumber(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') notANumber(name, value);
+  return value;
+}
+
+/** A true / false option as read: false where undefined; a TypeError for anything else. */
+export function optionFlag(name: string, value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw new TypeError(`${NAME}: ${name} must be true or false, got ${describe(value)}`);
+}
+
+/**
+ * Checks the constructor's options and fills in defaults, reading each once: TypeError for options or
+ * bounds that are not objects and for a value that is not a number; RangeError naming the first value out
+ * of range.
+ */
 export function checkOptions(options: QuadtreeOptions): CheckedOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`${NAME}: options must be an object with bounds, got ${describe(options)}`);
-  }
-  const b = options.bounds;
+  const o = checkOptionsObject(options, false) as Partial<QuadtreeOptions>;
+  const b = o.bounds;
   if (b === null || typeof b !== 'object') {
-    throw new RangeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
+    throw new TypeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
   }
-  for (const key of ['minX', 'minY', 'maxX', 'maxY'] as const) {
-    const v = b[key];
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(v)}`);
-    }
-  }
-  if (!(b.minX < b.maxX) || !(b.minY < b.maxY)) {
+  const minX = boundsField('minX', b.minX);
+  const minY = boundsField('minY', b.minY);
+  const maxX = boundsField('maxX', b.maxX);
+  const maxY = boundsField('maxY', b.maxY);
+  if (!(minX < maxX) || !(minY < maxY)) {
     throw new RangeError(
       `${NAME}: bounds must not be empty (minX < maxX and minY < maxY), got ` +
-        `{minX: ${b.minX}, minY: ${b.minY}, maxX: ${b.maxX}, maxY: ${b.maxY}}`,
+        `{minX: ${minX}, minY: ${minY}, maxX: ${maxX}, maxY: ${maxY}}`,
     );
   }
-  if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
+  if (!Number.isFinite(maxX - minX) || !Number.isFinite(maxY - minY)) {
     throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
   }
-  const maxItems = options.maxItems ?? DEFAULTS.maxItems;
-  if (typeof maxItems !== 'number' || !Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
+  const maxItems = optionNumber('maxItems', o.maxItems, DEFAULTS.maxItems);
+  if (!Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
     throw new RangeError(
       `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
     );
   }
-  const minSize = options.minSize ?? DEFAULTS.minSize;
-  if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
+  const minSize = optionNumber('minSize', o.minSize, DEFAULTS.minSize);
+  if (!Number.isFinite(minSize) || minSize <= 0) {
     throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
   }
-  const looseness = options.looseness ?? DEFAULTS.looseness;
-  if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
+  const looseness = optionNumber('looseness', o.looseness, DEFAULTS.looseness);
+  if (!Number.isFinite(looseness) || looseness < 0) {
     throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
   }
-  return { bounds: { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY }, maxItems, minSize, looseness };
+  return { bounds: { minX, minY, maxX, maxY }, maxItems, minSize, looseness };
+}
+
+/** One field of the bounds, as read: a TypeError if not a number, a RangeError if not finite. */
+function boundsField(key: string, value: unknown): number {
+  if (typeof value !== 'number') notANumber(`bounds.${key}`, value);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(value)}`);
+  }
+  return value;
 }
 
 /**

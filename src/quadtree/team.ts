@@ -14,7 +14,7 @@
  * takes milliseconds).
  */
 
-import { checkRadius, NAME } from './checks';
+import { checkRadius, describe, NAME } from './checks';
 import { distanceScale } from './distance';
 import { separationWasm } from './kernels/wasm';
 import { KernelRoomError } from './kernels/wasmLayout';
@@ -29,7 +29,7 @@ import {
   separationKernel,
   WIDE_SIDE,
 } from './separation';
-import type { TreeState } from './state';
+import { TreeState } from './state';
 import {
   ATTACHED,
   type Capacity,
@@ -40,7 +40,6 @@ import {
   FOUND,
   FROM,
   helperWord,
-  MAX_HELPERS,
   MESSAGE_KIND,
   NO_KERNEL,
   NODES,
@@ -56,7 +55,16 @@ import {
   TeamViews,
   TO,
 } from './teamLayout';
-import { addRegion, blockingAllowed, cutByWork, now, toRegion, waitFor } from './teamParts';
+import {
+  addRegion,
+  blockingAllowed,
+  checkTeamArgs,
+  cutByWork,
+  now,
+  type PostMessage,
+  toRegion,
+  waitFor,
+} from './teamParts';
 
 /** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
 export interface SeparationHelperPort {
@@ -154,7 +162,9 @@ export class SeparationTeam {
     waitMs: 0,
     mergeMs: 0,
   };
-  private readonly ports: SeparationHelperPort[];
+  /** The helpers' ports and their postMessage methods, as read when the team was made. */
+  private readonly ports: readonly object[];
+  private readonly posts: readonly PostMessage[];
   private readonly patienceMs: number;
   private readonly minPairs: number;
   private readonly claimWaitMs: number;
@@ -179,58 +189,28 @@ export class SeparationTeam {
   private readonly doneBy: Int32Array;
 
   /**
-   * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}.
+   * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}. Each
+   *   port's postMessage is read once, here.
    * @param options - see {@link SeparationTeamOptions}.
-   * @throws TypeError if `helpers` is not an array of objects with a postMessage method, or if this engine
-   *   has no SharedArrayBuffer; RangeError for more than 15 helpers or a bad option.
+   * @throws TypeError if `helpers` is not an array of objects with a postMessage method, if `options` is
+   *   not an object (or undefined) or an option is not a number (true / false for `timing` and `spin`), or
+   *   if this engine has no SharedArrayBuffer; RangeError for more than 15 helpers or an option out of range.
    */
-  constructor(helpers: readonly SeparationHelperPort[], options: SeparationTeamOptions = {}) {
-    if (!Array.isArray(helpers)) {
-      throw new TypeError(
-        `${NAME}: helpers must be an array of ports with postMessage, got ${typeof helpers}`,
-      );
-    }
-    if (helpers.length > MAX_HELPERS) {
-      throw new RangeError(`${NAME}: a team takes at most ${MAX_HELPERS} helpers, got ${helpers.length}`);
-    }
-    helpers.forEach((port, k) => {
-      const post = (port as { postMessage?: unknown } | null)?.postMessage;
-      if (typeof post !== 'function') {
-        throw new TypeError(`${NAME}: helpers[${k}] must have a postMessage method`);
-      }
-    });
-    if (helpers.length > 0 && typeof SharedArrayBuffer === 'undefined') {
-      throw new TypeError(
-        `${NAME}: a team needs SharedArrayBuffer, which this engine lacks (a browser page must be cross-origin isolated)`,
-      );
-    }
-    const patience = options.patienceMs ?? 250;
-    if (typeof patience !== 'number' || !(patience >= 0) || patience === Number.POSITIVE_INFINITY) {
-      throw new RangeError(
-        `${NAME}: options.patienceMs must be a finite number >= 0, got ${String(patience)}`,
-      );
-    }
-    const claimWait = options.claimWaitMs ?? 0;
-    if (typeof claimWait !== 'number' || !(claimWait >= 0) || claimWait === Number.POSITIVE_INFINITY) {
-      throw new RangeError(
-        `${NAME}: options.claimWaitMs must be a finite number >= 0, got ${String(claimWait)}`,
-      );
-    }
-    const minPairs = options.minPairs ?? 256;
-    if (typeof minPairs !== 'number' || !Number.isInteger(minPairs) || minPairs < 0) {
-      throw new RangeError(`${NAME}: options.minPairs must be an integer >= 0, got ${String(minPairs)}`);
-    }
-    this.ports = [...helpers];
-    this.patienceMs = patience;
-    this.minPairs = minPairs;
-    this.claimWaitMs = claimWait;
-    this.timing = options.timing === true;
-    if (options.spin === true) this.canBlock = false;
-    this.lost = new Int32Array(helpers.length);
-    this.cuts = new Int32Array(helpers.length + 2);
-    this.rangeHelper = new Int32Array(helpers.length + 1);
-    this.takenAt = new Int32Array(helpers.length);
-    this.doneBy = new Int32Array(helpers.length);
+  constructor(helpers: readonly SeparationHelperPort[], options?: SeparationTeamOptions) {
+    const args = checkTeamArgs(helpers, options);
+    const n = args.ports.length;
+    this.ports = args.ports;
+    this.posts = args.posts;
+    this.patienceMs = args.patienceMs;
+    this.minPairs = args.minPairs;
+    this.claimWaitMs = args.claimWaitMs;
+    this.timing = args.timing;
+    if (args.spin) this.canBlock = false;
+    this.lost = new Int32Array(n);
+    this.cuts = new Int32Array(n + 2);
+    this.rangeHelper = new Int32Array(n + 1);
+    this.takenAt = new Int32Array(n);
+    this.doneBy = new Int32Array(n);
   }
 
   /** Helper threads the team was given. */
@@ -250,13 +230,12 @@ export class SeparationTeam {
     sumX: SumArray,
     sumY: SumArray,
   ): number {
-    const internals = (tree as { [INTERNALS]?: () => unknown } | null)?.[INTERNALS];
-    if (typeof internals !== 'function') {
-      throw new TypeError(
-        `${NAME}: tree must be a PointQuadtree, got ${tree === null ? 'null' : typeof tree}`,
-      );
+    // Read once, and what it hands over must be a tree's state (a Proxy of a tree could answer anything).
+    const internals = tree !== null && typeof tree === 'object' ? tree[INTERNALS] : undefined;
+    const t: unknown = typeof internals === 'function' ? internals.call(tree) : null;
+    if (!(t instanceof TreeState)) {
+      throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${describe(tree)}`);
     }
-    const t = tree[INTERNALS]() as TreeState;
     checkRadius('radius', radius);
     const end = idEnd(t);
     checkSeparationOutputs(counts, sumX, sumY, end);
@@ -482,10 +461,15 @@ export class SeparationTeam {
     const buffer = createBuffer(capacity);
     const next = new TeamViews(buffer);
     this.views = next;
-    for (let k = 0; k < this.ports.length; k++) {
-      // Also to helpers given up on as late: they may come back (one given up on for good never reads it).
-      this.ports[k].postMessage({ kind: MESSAGE_KIND, buffer, index: k });
-    }
+    // Also to helpers given up on as late: they may come back (one given up on for good never reads it).
+    this.postAll(buffer);
     return next;
+  }
+
+  /** Sends `buffer` to every helper, each with its index (by the postMessage read at construction). */
+  private postAll(buffer: SharedArrayBuffer): void {
+    for (let k = 0; k < this.ports.length; k++) {
+      this.posts[k].call(this.ports[k], { kind: MESSAGE_KIND, buffer, index: k });
+    }
   }
 }
