@@ -425,11 +425,23 @@ export class SeparationTeam {
     return n;
   }
 
-  /** Stops the helpers (each serveSeparation returns 'stopped'); later calls run on the caller alone. */
+  /**
+   * Stops the helpers (each serveSeparation returns 'stopped'), whatever state the team is in: before its
+   * first call (when no helper has a buffer yet) each is sent one that says stop. Later calls run on the
+   * caller alone; a second dispose does nothing.
+   */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     const v = this.views;
-    if (v === null) return;
+    if (v === null) {
+      if (this.ports.length === 0) return;
+      const capacity = { xy: 0, ids: 0, nodes: 0, pairs: 0, slots: 0, helpers: this.ports.length };
+      const buffer = createBuffer(capacity);
+      new Int32Array(buffer)[STOP] = STOPPED;
+      this.postAll(buffer);
+      return;
+    }
     Atomics.store(v.control, STOP, STOPPED);
     Atomics.add(v.control, SEQ, 2);
     Atomics.notify(v.control, SEQ);
