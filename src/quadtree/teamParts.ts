@@ -76,6 +76,18 @@ function milliseconds(name: string, value: unknown, fallback: number): number {
 }
 
 /**
+ * Calls `exited(k)` once helper k's thread has ended, where its port says so: a port with `once` (a Node
+ * worker_threads Worker) emits 'exit'. A Web Worker says nothing when it ends; the team notices such a
+ * helper by the hand-overs it misses (team.ts).
+ */
+export function watchExits(ports: readonly object[], exited: (k: number) => void): void {
+  ports.forEach((port, k) => {
+    const once = (port as { once?: unknown }).once;
+    if (typeof once === 'function') once.call(port, 'exit', () => exited(k));
+  });
+}
+
+/**
  * A spinning caller reads the clock once per this many + 1 spins (a tenth of a millisecond or so): each reading
  * is a new number object on the heap.
  */

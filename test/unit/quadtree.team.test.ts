@@ -311,7 +311,9 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
 
   it('attached helpers that never claim their range: the caller takes both over', () => {
     const fake = fakeHelpers(2);
-    const team = new SeparationTeam(fake.ports, { minPairs: 0 });
+    // Patience far beyond the test: these helpers never pick up a hand-over, which patienceMs later gives
+    // them up (quadtree.team.lost.test.ts); here only the takeover is tested.
+    const team = new SeparationTeam(fake.ports, { minPairs: 0, patienceMs: 600_000 });
     team.querySeparationInto(tree, 5, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
     fake.set(0, STATE, ATTACHED);
     fake.set(1, STATE, ATTACHED);
@@ -342,8 +344,12 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
       fake.set(1, DONE, g);
       fake.set(1, FAILED, g);
       expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({ threads: 1, ready: 3, tookOver: 1, lost: 2 });
+      // Helper 2 is alive: it picks up each generation, too late to claim its range (else, patienceMs after
+      // a call found it missing one, it would be given up on too: quadtree.team.lost.test.ts).
+      fake.set(2, SEEN, 2 * g);
       // Only helper 2 gets a range now: helper 1 failed (for good), helper 0 is late.
       expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 1, tookOver: 1, lost: 2 });
+      fake.set(2, SEEN, 2 * (g + 1));
       // Helper 0 picks up a later generation (it finished the late one): it is used again.
       fake.set(0, SEEN, 2 * (g + 1));
       expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 2, tookOver: 2, lost: 1 });
