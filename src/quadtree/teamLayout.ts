@@ -129,6 +129,18 @@ export function createBuffer(c: Capacity): SharedArrayBuffer {
   return buffer;
 }
 
+/** The capacities a buffer's header gives (its control words). */
+function capacityOf(control: Int32Array): Capacity {
+  return {
+    xy: control[XY_CAP],
+    ids: control[IDS_CAP],
+    nodes: control[NODES_CAP],
+    pairs: control[PAIRS_CAP],
+    slots: control[SLOTS_CAP],
+    helpers: control[HELPERS],
+  };
+}
+
 /** The views of one shared buffer, the same on every thread. */
 export class TeamViews {
   readonly control: Int32Array;
@@ -145,14 +157,7 @@ export class TeamViews {
   constructor(readonly buffer: SharedArrayBuffer) {
     const control = new Int32Array(buffer, 0, CONTROL_WORDS);
     this.control = control;
-    const c: Capacity = {
-      xy: control[XY_CAP],
-      ids: control[IDS_CAP],
-      nodes: control[NODES_CAP],
-      pairs: control[PAIRS_CAP],
-      slots: control[SLOTS_CAP],
-      helpers: control[HELPERS],
-    };
+    const c = capacityOf(control);
     this.capacity = c;
     const o = offsetsOf(c);
     this.numbers = new Float64Array(buffer, o.f64, 2);
@@ -215,15 +220,7 @@ function checkHeader(buffer: SharedArrayBuffer, bytes: number): void {
   if (bytes < CONTROL_WORDS * 4) {
     throw new RangeError(`${NAME}: message.buffer is too short (${bytes} bytes) for a team`);
   }
-  const control = new Int32Array(buffer, 0, CONTROL_WORDS);
-  const c: Capacity = {
-    xy: control[XY_CAP],
-    ids: control[IDS_CAP],
-    nodes: control[NODES_CAP],
-    pairs: control[PAIRS_CAP],
-    slots: control[SLOTS_CAP],
-    helpers: control[HELPERS],
-  };
+  const c = capacityOf(new Int32Array(buffer, 0, CONTROL_WORDS));
   const sizes = [c.xy, c.ids, c.nodes, c.pairs, c.slots];
   if (
     !(c.helpers >= 1 && c.helpers <= MAX_HELPERS && sizes.every((n) => n >= 0) && offsetsOf(c).bytes <= bytes)
