@@ -146,6 +146,27 @@ for (const kind of ['uniform', 'clustered'] as const) {
       sinkv += s.t.queryPairsInto(10, s.a, s.b);
     },
   });
+  // The crowd's fused call, as the scene makes it (Int32Array counts, Float32Array sums): about 0.7, 5 and
+  // 3 neighbours per point.
+  for (const [r, pts, label] of [
+    [1.5, p, '1e5'],
+    [4, p, '1e5'],
+    [10, q4, '1e4'],
+  ] as const) {
+    add({
+      name: `separation r=${r} ${kind} ${label}`,
+      reps: 5,
+      setup: (lib) => ({
+        t: lib.PointQuadtree.from({ bounds }, pts.ids, pts.xs, pts.ys),
+        c: new Int32Array(pts.ids.length),
+        x: new Float32Array(pts.ids.length),
+        y: new Float32Array(pts.ids.length),
+      }),
+      run: (s) => {
+        sinkv += s.t.querySeparationInto(r, s.c, s.x, s.y);
+      },
+    });
+  }
   add({
     name: `remove+insert churn ${kind} 1e5`,
     reps: 5,

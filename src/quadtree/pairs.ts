@@ -14,7 +14,7 @@
  * over the fused call's leaf-pair walk, docs/crowd.md), which finds the same pairs.
  */
 
-import { NAME } from './checks';
+import { lengthOf, NAME } from './checks';
 import { distanceScale } from './distance';
 import { pointRectDist2 } from './geometry';
 import { KernelRoomError } from './kernels/wasmLayout';
@@ -64,7 +64,7 @@ export class PairJoin {
     outA: Int32Array | Uint32Array,
     outB: Int32Array | Uint32Array,
   ): number {
-    const cap = Math.min(outA.length, outB.length);
+    const cap = Math.min(lengthOf(outA), lengthOf(outB));
     // Every difference times s (1 at ordinary radii, see distanceScale): squares cannot overflow or underflow.
     const s = distanceScale(radius);
     const r2 = radius * s * (radius * s);

@@ -3,6 +3,7 @@
  * ({@link Hud.update}), times the detect query itself a few times per second, and rewrites its text a few
  * times per second.
  */
+import { ONE_THREAD } from '../sim/crowd';
 import type { InsightCounts } from '../sim/insight';
 import type { Simulation } from '../sim/simulation';
 
@@ -71,6 +72,8 @@ interface HudFrame {
   /** Threads that found them (1: the main thread alone, because of `crowdThreadNote`). */
   crowdThreads: number;
   crowdThreadNote: string;
+  /** Workers given up on (dead, hung or failed). */
+  crowdLost: number;
   /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
   bruteMs: number;
   bruteMeasured: boolean;
@@ -101,10 +104,19 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** "3 threads (main + 2 workers)", or "1 thread (page not cross-origin isolated)". */
-export function threadsText(threads: number, note: string): string {
-  if (threads > 1) return `${threads} threads (main + ${threads - 1} worker${threads > 2 ? 's' : ''})`;
-  return `1 thread (${note === '' ? 'main' : note})`;
+/**
+ * "3 threads (main + 2 workers)", or "1 thread (page not cross-origin isolated)"; with workers given up on,
+ * "2 threads (main + 1 worker, 1 worker lost)", "1 thread (2 workers lost)".
+ */
+export function threadsText(threads: number, note: string, lost = 0): string {
+  const gone = lost > 0 ? `${lost} worker${lost > 1 ? 's' : ''} lost` : '';
+  if (threads > 1) {
+    const workers = `main + ${threads - 1} worker${threads > 2 ? 's' : ''}`;
+    return `${threads} threads (${gone === '' ? workers : `${workers}, ${gone}`})`;
+  }
+  // All of them lost: the count says it.
+  const why = note === '' ? 'main' : note;
+  return `1 thread (${gone === '' ? why : note === ONE_THREAD['helpers lost'] ? gone : `${why}, ${gone}`})`;
 }
 
 export class Hud {
@@ -150,6 +162,7 @@ export class Hud {
     crowdKernel: 'js',
     crowdThreads: 1,
     crowdThreadNote: '',
+    crowdLost: 0,
     bruteMs: 0,
     bruteMeasured: false,
   };
@@ -212,6 +225,7 @@ export class Hud {
     h.crowdKernel = crowd.kernel;
     h.crowdThreads = crowd.threads;
     h.crowdThreadNote = crowd.threadNote;
+    h.crowdLost = crowd.lostWorkers;
     h.bruteMs = crowd.bruteMs;
     h.bruteMeasured = crowd.bruteMeasured;
     this.show(h);
@@ -257,7 +271,7 @@ export class Hud {
       const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
-      this.set('threads', threadsText(f.crowdThreads, f.crowdThreadNote));
+      this.set('threads', threadsText(f.crowdThreads, f.crowdThreadNote, f.crowdLost));
       this.set(
         'crowdBrute',
         `${f.bruteMeasured ? '' : 'est. '}${twoDecimals.format(f.bruteMs)} ms/pass` +
