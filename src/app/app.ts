@@ -141,7 +141,7 @@ export class App implements DemoSource {
     this.keyboard = new KeyboardInput(this.listeners, window);
     this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
 
-    this.hud = new Hud(options.hudElement);
+    this.hud = new Hud(options.hudElement, MAX_FRAME_DT);
     this.insight = new InsightView(document.body, INSIGHT_COLORS, this.sim);
     this.gui = createGui(
       this.sim.requested,
@@ -178,7 +178,9 @@ export class App implements DemoSource {
   /** One frame, phase by phase, in the order data flows. */
   private frameStep(time: number): void {
     this.timer.update(time);
-    const dt = clamp(this.timer.getDelta(), 0, MAX_FRAME_DT);
+    // The simulation steps at most MAX_FRAME_DT; what is shown about time (HUD, map) uses the real one.
+    const seconds = this.timer.getDelta();
+    const dt = clamp(seconds, 0, MAX_FRAME_DT);
     this.sim.beginFrame();
     this.readInput(dt);
     this.applySettings();
@@ -186,7 +188,7 @@ export class App implements DemoSource {
     this.mirror();
     this.drawGizmos(detected);
     this.render(dt);
-    this.updateHud(dt, detected);
+    this.updateHud(seconds, detected);
   }
 
   /** Input: the held keys move the player, relative to where the camera looks. */
@@ -265,11 +267,14 @@ export class App implements DemoSource {
     this.frame++;
   }
 
-  /** HUD: this frame's figures (the HUD reads them from the simulation). */
-  private updateHud(dt: number, detected: boolean): void {
-    this.hud.update(dt, detected, this.sim);
-    this.insight.update(this.sim, dt, detected, this.hud.measuredQueryMs);
-    this.hud.setInsight(this.sim.settings.map ? this.insight.analysis : null, this.insight.frameMs, dt);
+  /**
+   * HUD: this frame's figures (the HUD reads them from the simulation). `seconds`: real time since the last
+   * frame, unclamped, so that the frame rate and the plot's time axis are true however slow the frames.
+   */
+  private updateHud(seconds: number, detected: boolean): void {
+    this.hud.update(seconds, detected, this.sim);
+    this.insight.update(this.sim, seconds, detected, this.hud.measuredQueryMs);
+    this.hud.setInsight(this.sim.settings.map ? this.insight.analysis : null, this.insight.frameMs, seconds);
   }
 
   private readonly onResize = (): void => {
