@@ -17,6 +17,7 @@ import { type IdRange, Simulation } from '../sim/simulation';
 import { clamp, treeX, treeY } from '../sim/world';
 import { createGui, type SceneGui } from '../ui/gui';
 import { Hud } from '../ui/hud';
+import { isNarrowScreen } from '../ui/layout';
 import type { MessageBox } from '../ui/messages';
 import { COLORS } from '../view/colors';
 import { DetectRing } from '../view/detectRing';
@@ -51,6 +52,8 @@ const MAX_FRAME_DT = 0.1;
 
 export interface AppOptions {
   container: HTMLElement;
+  /** The panel layout: the settings panel and the map are added to it (see src/ui/style.css). */
+  panels: HTMLElement;
   hudElement: HTMLElement;
   messages: MessageBox;
   level: Level;
@@ -142,7 +145,7 @@ export class App implements DemoSource {
     this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
 
     this.hud = new Hud(options.hudElement, MAX_FRAME_DT);
-    this.insight = new InsightView(document.body, INSIGHT_COLORS, this.sim);
+    this.insight = new InsightView(options.panels, INSIGHT_COLORS, this.sim);
     this.gui = createGui(
       this.sim.requested,
       {
@@ -154,6 +157,7 @@ export class App implements DemoSource {
       },
       options.levels,
       this.level.name,
+      { container: options.panels, closed: isNarrowScreen() },
     );
 
     this.listeners.on(window, 'resize', this.onResize);

@@ -100,6 +100,18 @@ const ROWS = [
 
 type RowKey = (typeof ROWS)[number][0];
 
+/** The rows a narrow screen shows (the others have the class `detail`, which style.css hides there). */
+const BRIEF_ROWS: ReadonlySet<RowKey> = new Set<RowKey>([
+  'fps',
+  'slowed',
+  'enemies',
+  'found',
+  'query',
+  'visited',
+  'crowd',
+  'kinds',
+]);
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -171,6 +183,7 @@ export class Hud {
     for (const [key, label] of ROWS) {
       const row = document.createElement('tr');
       row.dataset.key = key;
+      if (!BRIEF_ROWS.has(key)) row.className = 'detail';
       const name = document.createElement('th');
       name.textContent = label;
       const value = document.createElement('td');
