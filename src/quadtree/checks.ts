@@ -124,8 +124,12 @@ function isDetached(a: ArrayBufferView): boolean {
   }
 }
 
-/** The TypeError of a typed array over a detached buffer (never an array of anything). */
-function detached(name: string, value: unknown): never {
+/**
+ * Throws the TypeError of a typed array over a detached buffer (never an array of anything) if `value`, a
+ * typed array of length 0, is one. Out of line: the checks call it only for length 0.
+ */
+function notDetached(name: string, value: ArrayBufferView): void {
+  if (!isDetached(value)) return;
   throw new TypeError(
     `${NAME}: ${name} must be over a buffer that is not detached, got ${describe(value)} over a detached buffer`,
   );
@@ -145,15 +149,19 @@ export const SUM_OUTPUT: readonly string[] = ['Float32Array', 'Float64Array'];
  * @throws TypeError naming `name` and what it got (worded by {@link describe}).
  */
 export function checkOutput(name: string, value: unknown, types: readonly string[]): number {
-  const type = typedArrayName.call(value);
-  if (!accepts(types, type)) {
-    const last = types.length - 1;
-    const list = `${types.slice(0, last).join(', ')} or ${types[last]}`;
-    throw new TypeError(`${NAME}: ${name} must be ${article(list)} ${list}, got ${describe(value)}`);
-  }
+  // Small, with the throws apart, so that the engine inlines it into every query (measured: with them in
+  // its body, the frame of moveAll + 101 queryCircleInto allocated 32 bytes, every frame).
+  if (!accepts(types, typedArrayName.call(value))) wrongOutput(name, value, types);
   const length = typedArrayLength.call(value as ArrayBufferView);
-  if (length === 0 && isDetached(value as ArrayBufferView)) detached(name, value);
+  if (length === 0) notDetached(name, value as ArrayBufferView);
   return length;
+}
+
+/** checkOutput's TypeError for a value that is none of `types`. */
+function wrongOutput(name: string, value: unknown, types: readonly string[]): never {
+  const last = types.length - 1;
+  const list = `${types.slice(0, last).join(', ')} or ${types[last]}`;
+  throw new TypeError(`${NAME}: ${name} must be ${article(list)} ${list}, got ${describe(value)}`);
 }
 
 /** Whether `type` is one of `types` (a loop of ===: a third of the cost of includes, per query). */
@@ -217,7 +225,7 @@ export function checkArrayLike(name: string, value: unknown): number {
   }
   if (typedArrayName.call(value) !== undefined) {
     const n = typedArrayLength.call(value as ArrayBufferView);
-    if (n === 0 && isDetached(value as ArrayBufferView)) detached(name, value);
+    if (n === 0) notDetached(name, value as ArrayBufferView);
     return n;
   }
   const length = (value as ArrayLike<unknown>).length;
