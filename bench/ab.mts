@@ -273,6 +273,23 @@ for (const kind of ['uniform', 'clustered'] as const) {
       });
     }
   }
+  // The crowd's fused call as the scene makes it (Int32Array counts, Float32Array sums): about 0.7 and 5
+  // neighbours per point.
+  for (const r of [1.5, 4]) {
+    add({
+      name: `separation (crowd) r=${r} ${kind} 1e5`,
+      reps: 5,
+      setup: (lib) => ({
+        t: lib.Crowd.from({ bounds }, p.ids, p.xs, p.ys),
+        c: new Int32Array(n),
+        x: new Float32Array(n),
+        y: new Float32Array(n),
+      }),
+      run: (s) => {
+        sinkv += s.t.querySeparationInto(r, s.c, s.x, s.y);
+      },
+    });
+  }
   add({
     name: `remove+insert churn ${kind} 1e5`,
     reps: 5,

@@ -16,6 +16,7 @@
  * helper, whatever else the machine runs meanwhile.
  * crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
  * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
+ * Last, the crowd frame's index work against a uniform grid's on the same positions (bench/sceneGrid.ts).
  */
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { defaultLevel, type Level, parseLevel } from '../src/sim/level';
 import { DEFAULT_SETTINGS } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';
 import { startNodeHelpers, untilReady } from './nodeHelpers';
+import { GRID_HEADER, gridRow } from './sceneGrid';
 import { gc, sink, sinkChecksum } from './timing';
 
 const DT = 1 / 60;
@@ -193,6 +195,23 @@ console.log(
 team.dispose();
 await helpers.terminate();
 console.log(`load average at the end ${load()}`);
+console.log(
+  `the crowd frame against a uniform grid (bench/grid.ts; bench/sceneGrid.ts): on the same positions each frame, the tree's moveAll + querySeparationInto and the grid's rebuild + the same counts and sums, alternated; CPU and wall ms, medians of ${FRAMES} frames after ${WARMUP_FRAMES}; load ${load()}`,
+);
+console.log(`${GRID_HEADER}  kernel`);
+for (const [name, level, own] of [
+  ['default', defaultLevel(), { maxItems: MAX_ITEMS }],
+  ['swarm', swarm, { maxItems: swarm.settings.maxItems }],
+] as const) {
+  for (const n of [10_000, 100_000]) {
+    console.log(`${gridRow(n, level, name, own, FRAMES, WARMUP_FRAMES)}  ${separationKernel()}`);
+  }
+}
+setSeparationKernel('js');
+console.log(
+  `${gridRow(100_000, defaultLevel(), 'default', { maxItems: MAX_ITEMS }, FRAMES, WARMUP_FRAMES)}  ${separationKernel()}`,
+);
+setSeparationKernel('auto');
 const ns = bruteNsPerPair(5000);
 console.log(
   `O(n²) crowd scan: ${ns.toFixed(2)} ns per pair (5,000 enemies); 200 ms a frame reached at about ${Math.round(Math.sqrt((2 * 200e6) / ns)).toLocaleString('en-US')} enemies`,

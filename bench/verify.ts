@@ -194,3 +194,39 @@ export class Expectation {
     }
   }
 }
+
+/** Per-id neighbour counts and separation sums (querySeparationInto's outputs). */
+export interface SeparationOutput {
+  readonly counts: ArrayLike<number>;
+  readonly sumX: ArrayLike<number>;
+  readonly sumY: ArrayLike<number>;
+}
+
+/**
+ * Throws Mismatch unless `got` has `want`'s counts for ids 0..n-1 exactly and its sums within `relative` of
+ * their scale (a sum of `count` pushes, each at most 1 long, added in another order; 1e-9 for float64 sums,
+ * about 1e-7 where both were rounded to float32).
+ */
+export function checkSeparation(
+  where: string,
+  want: SeparationOutput,
+  got: SeparationOutput,
+  n: number,
+  relative = 1e-9,
+): void {
+  for (let id = 0; id < n; id++) {
+    const count = want.counts[id];
+    if (got.counts[id] !== count) {
+      throw new Mismatch(`${where}: id ${id} has ${got.counts[id]} neighbours, expected ${count}`);
+    }
+    const limit = relative * Math.max(1, count);
+    const ex = Math.abs(got.sumX[id] - want.sumX[id]);
+    const ey = Math.abs(got.sumY[id] - want.sumY[id]);
+    // written so that a NaN fails too
+    if (!(ex <= limit && ey <= limit)) {
+      throw new Mismatch(
+        `${where}: id ${id}'s sums (${got.sumX[id]}, ${got.sumY[id]}), expected (${want.sumX[id]}, ${want.sumY[id]})`,
+      );
+    }
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * Checks that the documentation does not point at nothing: every relative link and #anchor in README.md
- * and docs/*.md resolves (anchors as GitHub makes them from headings), and every `npm run X` the documents
+ * Checks that the documentation does not point at nothing: every relative link, image (Markdown or
+ * `<img src>`) and #anchor in README.md and docs/*.md resolves (anchors as GitHub makes them from headings), and every `npm run X` the documents
  * name is a script in package.json. The unit tests and `npm run docs -- --check` call it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -72,8 +72,12 @@ export function brokenLinks(root: string, file: string): Problem[] {
   const text = readFileSync(path.join(root, file), 'utf8');
   const problems: Problem[] = [];
   for (const { line, text: prose } of proseLines(text)) {
-    for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1];
+    // Markdown links and images, and HTML images (<img src="…">, for pictures laid out side by side).
+    const links = prose.matchAll(
+      /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<img\b[^>]*\bsrc="([^"]+)"/g,
+    );
+    for (const m of links) {
+      const target = m[1] ?? m[2];
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
       const hash = target.indexOf('#');
       const pathPart = hash < 0 ? target : target.slice(0, hash);

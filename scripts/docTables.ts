@@ -11,8 +11,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LEVEL_SIZE, LEVEL_TIMEOUT_MS } from '../src/sim/level';
-import { type Effect, SETTING_ROWS, type SettingKey, type SettingSpec } from '../src/sim/settings';
+import { LEVEL_SIZE, LEVEL_TIMEOUT_MS, parseLevel } from '../src/sim/level';
+import {
+  DEFAULT_SETTINGS,
+  type Effect,
+  SETTING_ROWS,
+  type SettingKey,
+  type SettingSpec,
+} from '../src/sim/settings';
 import { LEVEL_TIMEOUT_LIMITS, URL_PARAMETERS } from '../src/sim/urlParams';
 import { libraryFileTables } from './libraryFiles';
 
@@ -126,20 +132,32 @@ export function levelFieldTable(): string {
   ].join('\n');
 }
 
-interface LevelFile {
-  title?: string;
-  description?: string;
-}
+/** A flag as the presets table shows it. */
+const onOff = (on: boolean): string => (on ? 'on' : 'off');
 
-/** The presets listed in assets/levels/index.json, with their titles and descriptions. */
+/**
+ * The presets listed in assets/levels/index.json: title, ground, enemies, whether they move and whether crowd
+ * mode is on (what each level starts with: its file read as the page reads it, over the defaults), and the
+ * description.
+ */
 export function levelPresetTable(root: string): string {
   const dir = path.join(root, 'assets/levels');
   const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as { levels: string[] };
   const rows = index.levels.map((name) => {
-    const level = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as LevelFile;
-    return [`\`${name}\``, level.title ?? name, level.description ?? ''];
+    const data: unknown = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+    const { level } = parseLevel(name, data);
+    const s = { ...DEFAULT_SETTINGS, ...level.settings };
+    return [
+      `\`${name}\``,
+      level.title,
+      `${num(level.width)} x ${num(level.depth)}`,
+      s.enemies.toLocaleString('en-US'),
+      onOff(s.moving),
+      onOff(s.crowdMode),
+      level.description,
+    ];
   });
-  return table(['`?level=`', 'title', 'what it is'], rows);
+  return table(['`?level=`', 'title', 'ground', 'enemies', 'moving', 'crowd', 'what it is'], rows);
 }
 
 /** The generated blocks of document `file` (one of GENERATED_DOCS), by marker name. */

@@ -38,6 +38,7 @@ async function main(messages: MessageBox): Promise<void> {
   const settings: Settings = { ...DEFAULT_SETTINGS, ...level.settings, ...request.settings };
   const app = new App({
     container: element('app'),
+    panels: element('panels'),
     hudElement: element('hud'),
     messages,
     level,

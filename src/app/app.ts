@@ -10,6 +10,7 @@ import { Color, Timer } from 'three';
 import { KeyboardInput } from '../input/keyboard';
 import { Listeners } from '../input/listeners';
 import { PointerTools } from '../input/pointerTools';
+import { STICK, TouchStick } from '../input/touchStick';
 import type { Level } from '../sim/level';
 import { type MoveInput, type MoveOptions, PLAYER_MOVE, type PlayerState, stepPlayer } from '../sim/movement';
 import { MAX_ENEMIES, type Settings } from '../sim/settings';
@@ -17,7 +18,9 @@ import { type IdRange, Simulation } from '../sim/simulation';
 import { clamp, treeX, treeY } from '../sim/world';
 import { createGui, type SceneGui } from '../ui/gui';
 import { Hud } from '../ui/hud';
+import { isNarrowScreen } from '../ui/layout';
 import type { MessageBox } from '../ui/messages';
+import { StickView } from '../ui/stickView';
 import { COLORS } from '../view/colors';
 import { DetectRing } from '../view/detectRing';
 import { EnemyMesh, EnemyPalette } from '../view/enemies';
@@ -51,6 +54,8 @@ const MAX_FRAME_DT = 0.1;
 
 export interface AppOptions {
   container: HTMLElement;
+  /** The panel layout: the settings panel and the map are added to it (see src/ui/style.css). */
+  panels: HTMLElement;
   hudElement: HTMLElement;
   messages: MessageBox;
   level: Level;
@@ -80,6 +85,9 @@ export class App implements DemoSource {
   private readonly listeners = new Listeners();
   private readonly keyboard: KeyboardInput;
   private readonly pointer: PointerTools;
+  /** The touch stick (a drag from the lower-left quarter of a touch screen) and its drawing. */
+  private readonly stick: TouchStick;
+  private readonly stickView: StickView;
   private readonly camera: FollowCamera;
   private readonly timer = new Timer();
   private readonly hud: Hud;
@@ -140,9 +148,14 @@ export class App implements DemoSource {
     this.camera = new FollowCamera(camera, canvas, this.player.x, this.player.z, size);
     this.keyboard = new KeyboardInput(this.listeners, window);
     this.pointer = new PointerTools(this.listeners, canvas, camera, this.sim.ground);
+    this.stickView = new StickView(document.body, STICK.radius);
+    this.stick = new TouchStick(this.listeners, canvas, {
+      changed: () => this.stickView.draw(this.stick),
+      tap: (x, y) => this.pointer.clickAt(x, y),
+    });
 
-    this.hud = new Hud(options.hudElement);
-    this.insight = new InsightView(document.body, INSIGHT_COLORS, this.sim);
+    this.hud = new Hud(options.hudElement, MAX_FRAME_DT);
+    this.insight = new InsightView(options.panels, INSIGHT_COLORS, this.sim);
     this.gui = createGui(
       this.sim.requested,
       {
@@ -154,6 +167,7 @@ export class App implements DemoSource {
       },
       options.levels,
       this.level.name,
+      { container: options.panels, closed: isNarrowScreen() },
     );
 
     this.listeners.on(window, 'resize', this.onResize);
@@ -178,7 +192,9 @@ export class App implements DemoSource {
   /** One frame, phase by phase, in the order data flows. */
   private frameStep(time: number): void {
     this.timer.update(time);
-    const dt = clamp(this.timer.getDelta(), 0, MAX_FRAME_DT);
+    // The simulation steps at most MAX_FRAME_DT; what is shown about time (HUD, map) uses the real one.
+    const seconds = this.timer.getDelta();
+    const dt = clamp(seconds, 0, MAX_FRAME_DT);
     this.sim.beginFrame();
     this.readInput(dt);
     this.applySettings();
@@ -186,15 +202,19 @@ export class App implements DemoSource {
     this.mirror();
     this.drawGizmos(detected);
     this.render(dt);
-    this.updateHud(dt, detected);
+    this.updateHud(seconds, detected);
   }
 
-  /** Input: the held keys move the player, relative to where the camera looks. */
+  /**
+   * Input: the touch stick while a finger holds it (its full deflection runs), else the held keys, move the
+   * player relative to where the camera looks.
+   */
   private readInput(dt: number): void {
     const move = this.moveInput;
-    move.forward = this.keyboard.forward;
-    move.right = this.keyboard.right;
-    move.running = this.keyboard.running;
+    const stick = this.stick;
+    move.forward = stick.held ? stick.vector.forward : this.keyboard.forward;
+    move.right = stick.held ? stick.vector.right : this.keyboard.right;
+    move.running = stick.held || this.keyboard.running;
     move.viewX = this.camera.viewX;
     move.viewZ = this.camera.viewZ;
     stepPlayer(this.player, move, dt, this.moveOptions);
@@ -265,11 +285,14 @@ export class App implements DemoSource {
     this.frame++;
   }
 
-  /** HUD: this frame's figures (the HUD reads them from the simulation). */
-  private updateHud(dt: number, detected: boolean): void {
-    this.hud.update(dt, detected, this.sim);
-    this.insight.update(this.sim, dt, detected, this.hud.measuredQueryMs);
-    this.hud.setInsight(this.sim.settings.map ? this.insight.analysis : null, this.insight.frameMs, dt);
+  /**
+   * HUD: this frame's figures (the HUD reads them from the simulation). `seconds`: real time since the last
+   * frame, unclamped, so that the frame rate and the plot's time axis are true however slow the frames.
+   */
+  private updateHud(seconds: number, detected: boolean): void {
+    this.hud.update(seconds, detected, this.sim);
+    this.insight.update(this.sim, seconds, detected, this.hud.measuredQueryMs);
+    this.hud.setInsight(this.sim.settings.map ? this.insight.analysis : null, this.insight.frameMs, seconds);
   }
 
   private readonly onResize = (): void => {
@@ -307,6 +330,8 @@ export class App implements DemoSource {
       ...sim.settings,
       frame: this.frame,
       player: { x: sim.playerX, z: sim.playerZ },
+      camera: { azimuth: this.camera.azimuth, polar: this.camera.polar, distance: this.camera.distance },
+      stick: { held: this.stick.held, forward: this.stick.vector.forward, right: this.stick.vector.right },
       enemyCount: sim.count,
       found: sim.found.sorted(),
       rect: sim.rect === null ? null : { ...sim.rect },
@@ -384,6 +409,7 @@ export class App implements DemoSource {
     this.stopWorkers();
     this.listeners.dispose();
     this.camera.dispose();
+    this.stickView.dispose();
     this.timer.dispose();
     this.gui.dispose();
     this.insight.dispose();

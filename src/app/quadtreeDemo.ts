@@ -12,6 +12,16 @@ export interface DemoState extends Settings {
   frame: number;
   /** The player position the `found` ids answer. */
   player: { x: number; z: number };
+  /**
+   * The orbit camera around the player: `azimuth` (radians, 0: behind the player on +Z, looking towards -Z),
+   * `polar` (radians from straight down) and `distance` (world units).
+   */
+  camera: { azimuth: number; polar: number; distance: number };
+  /**
+   * The touch stick: whether a finger holds it, and what it asks for (`forward` up the screen, `right`; a
+   * vector of length <= 1, 1 at full deflection; 0 while not held).
+   */
+  stick: { held: boolean; forward: number; right: number };
   /** Enemies in the scene (equal to the `enemies` setting once it is applied). */
   enemyCount: number;
   /** Ids inside the detect radius, ascending. */

@@ -1,7 +1,7 @@
 /**
  * The mouse tools on the ground: a right-drag (or Shift + left-drag) selects a rectangle, a right click
- * without a drag or Esc clears it, and a left click on the ground asks for a batch of enemies there. A
- * left-drag is left to the camera (orbit). Actions are queued and taken by the app at the start of the next
+ * without a drag or Esc clears it, and a left click (or a tap) on the ground asks for a batch of enemies
+ * there. A left-drag is left to the camera (orbit), and so is a press that a second finger joins (a pinch). Actions are queued and taken by the app at the start of the next
  * frame, so the scene's state is always consistent within a frame. The tools draw nothing: they report the
  * rectangle being dragged ({@link PointerTools.dragRect}) and the view draws it.
  */
@@ -88,25 +88,26 @@ export class PointerTools {
     if (event.code === 'Escape' && !isTyping(event.target)) this.pendingRect = null;
   };
 
-  /** Where the pointer's ray meets the ground plane, or null (sky). */
-  private groundPoint(event: PointerEvent, out: Vector3): Vector3 | null {
+  /** Where the ray through (`clientX`, `clientY`) meets the ground plane, or null (sky). */
+  private groundPoint(clientX: number, clientY: number, out: Vector3): Vector3 | null {
     const rect = this.canvas.getBoundingClientRect();
-    _ndc.set(
-      ((event.clientX - rect.left) / rect.width) * 2 - 1,
-      -((event.clientY - rect.top) / rect.height) * 2 + 1,
-    );
+    _ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
     _raycaster.setFromCamera(_ndc, this.camera);
     return _raycaster.ray.intersectPlane(_groundPlane, out);
   }
 
   private readonly onPointerDown = (event: PointerEvent): void => {
-    if (this.drag !== null) return;
+    if (this.drag !== null) {
+      // A second finger (a pinch): the first one's press is no longer a click.
+      this.drag.moved = true;
+      return;
+    }
     const rect = event.button === 2 || (event.button === 0 && event.shiftKey);
     if (event.button !== 0 && !rect) return;
     let ax = 0;
     let az = 0;
     if (rect) {
-      const hit = this.groundPoint(event, _hit);
+      const hit = this.groundPoint(event.clientX, event.clientY, _hit);
       if (hit === null) return;
       const g = this.ground;
       ax = clamp(hit.x, g.minX, g.maxX);
@@ -121,7 +122,7 @@ export class PointerTools {
     if (drag === null || event.pointerId !== drag.id) return;
     if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > CLICK_SLOP) drag.moved = true;
     if (drag.rect && drag.moved) {
-      const hit = this.groundPoint(event, _hit);
+      const hit = this.groundPoint(event.clientX, event.clientY, _hit);
       if (hit === null) return;
       const g = this.ground;
       rectFromCorners(
@@ -146,12 +147,20 @@ export class PointerTools {
       return;
     }
     if (drag.moved) return; // that was an orbit
-    const hit = this.groundPoint(event, _hit);
+    this.clickAt(event.clientX, event.clientY);
+  };
+
+  /**
+   * A click (or a tap) at (`clientX`, `clientY`): on the ground, it asks for a batch of enemies there; in the
+   * sky or off the level, nothing.
+   */
+  clickAt(clientX: number, clientY: number): void {
+    const hit = this.groundPoint(clientX, clientY, _hit);
     if (hit === null) return;
     const g = this.ground;
     if (hit.x < g.minX || hit.x > g.maxX || hit.z < g.minZ || hit.z > g.maxZ) return;
     this.batches.push({ x: hit.x, z: hit.z });
-  };
+  }
 
   private readonly onPointerCancel = (): void => {
     this.drag = null;

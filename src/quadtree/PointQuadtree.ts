@@ -15,6 +15,7 @@ import {
   circleArg,
   DEFAULTS,
   describe,
+  lengthOf,
   MAX_ID,
   NAME,
   notANumber,
@@ -287,7 +288,7 @@ export class PointQuadtree {
     circleArg(this.arg, x, y, radius);
     checkOutArray('out', out);
     const results = resultBuffer(this.t);
-    appendResults(out, results, circleInto(this.t, results, this.arg, this.lastQuery));
+    appendResults(out, results, circleInto(this.t, results, results.length, this.arg, this.lastQuery));
     return out;
   }
 
@@ -301,8 +302,8 @@ export class PointQuadtree {
    */
   queryCircleInto(x: number, y: number, radius: number, out: Int32Array | Uint32Array): number {
     circleArg(this.arg, x, y, radius);
-    checkIdArray('out', out);
-    return circleInto(this.t, out, this.arg, this.lastQuery);
+    // The length as the output check read it (the engine's own: an own `length` of out cannot lie).
+    return circleInto(this.t, out, checkIdArray('out', out), this.arg, this.lastQuery);
   }
 
   /**
@@ -316,7 +317,7 @@ export class PointQuadtree {
     rectArg(this.arg, minX, minY, maxX, maxY);
     checkOutArray('out', out);
     const results = resultBuffer(this.t);
-    appendResults(out, results, rectInto(this.t, results, this.arg, this.lastQuery));
+    appendResults(out, results, rectInto(this.t, results, results.length, this.arg, this.lastQuery));
     return out;
   }
 
@@ -334,8 +335,7 @@ export class PointQuadtree {
     out: Int32Array | Uint32Array,
   ): number {
     rectArg(this.arg, minX, minY, maxX, maxY);
-    checkIdArray('out', out);
-    return rectInto(this.t, out, this.arg, this.lastQuery);
+    return rectInto(this.t, out, checkIdArray('out', out), this.arg, this.lastQuery);
   }
 
   /**
@@ -364,7 +364,7 @@ export class PointQuadtree {
     if (found !== OUT_OF_ROOM) return found;
     const needed = pairsInBuffers(this.t, radius, this.t.pairs.pairing);
     throw new RangeError(
-      `${NAME}: outA and outB (length ${Math.min(outA.length, outB.length)}) are too small for the ` +
+      `${NAME}: outA and outB (length ${Math.min(lengthOf(outA), lengthOf(outB))}) are too small for the ` +
         `${needed} pairs within radius ${describe(radius)}; give them length >= ${needed}`,
     );
   }

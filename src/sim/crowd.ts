@@ -41,6 +41,7 @@ export const ONE_THREAD: Readonly<Record<OneThreadReason, string>> = {
   'few pairs': 'too few pairs to share',
   'helpers not ready': 'workers starting',
   'helpers late': 'workers late',
+  'helpers lost': 'workers lost',
 };
 
 export class Crowd {
@@ -63,6 +64,8 @@ export class Crowd {
   threads = 1;
   /** Why the last pairs were found on one thread ('' when helpers took part): see {@link ONE_THREAD}. */
   threadNote = 'no workers';
+  /** Workers the team has given up on (their thread died, hangs, or failed): the team's `last.lost`. */
+  lostWorkers = 0;
   /** Time of the last {@link separate}, ms (0 when it did not run this frame). */
   separateMs = 0;
   /** The radius the counts and pushes were last computed at (NaN before the first time). */
@@ -207,10 +210,12 @@ export class Crowd {
         this.pairs = team.querySeparationInto(tree, radius, this.counts, this.pushX, this.pushZ);
         this.threads = team.last.threads;
         this.threadNote = ONE_THREAD[team.last.reason];
+        this.lostWorkers = team.last.lost;
       } else {
         this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
         this.threads = 1;
         this.threadNote = team === null ? this.noTeam : 'workers off';
+        this.lostWorkers = 0;
       }
       this.kernel = separationKernel();
       this.bruteMs = estimate;

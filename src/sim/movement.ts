@@ -13,9 +13,13 @@ export interface PlayerState {
   heading: number;
 }
 
-/** What the player is asked to do this frame. */
+/**
+ * What the player is asked to do this frame. `forward` and `right` are keys (+1, -1, 0) or a touch stick's
+ * deflection: the player moves along their direction at the speed times their length, capped at 1 (so
+ * two keys at once move no faster than one, and a small deflection moves slowly).
+ */
 export interface MoveInput {
-  /** +1 forward, -1 back, 0 neither or both. */
+  /** +1 forward, -1 back, 0 neither or both; between for a stick. */
   forward: number;
   /** +1 right, -1 left. */
   right: number;
@@ -55,7 +59,8 @@ export function stepPlayer(player: PlayerState, input: MoveInput, dt: number, op
   const length = Math.hypot(dx, dz);
   dx /= length;
   dz /= length;
-  const distance = (input.running ? options.runSpeed : options.walkSpeed) * dt;
+  const amount = Math.min(1, length);
+  const distance = (input.running ? options.runSpeed : options.walkSpeed) * amount * dt;
   const { area, margin } = options;
   const x = clamp(player.x + dx * distance, area.minX + margin, area.maxX - margin);
   const z = clamp(player.z + dz * distance, area.minZ + margin, area.maxZ - margin);

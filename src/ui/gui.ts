@@ -28,14 +28,24 @@ const BUTTONS: Record<Folder, readonly { action: 'regenerate' | 'clearRectangle'
   Enemies: [{ action: 'regenerate', label: 'regenerate' }],
 };
 
+/** Where the panel goes and how it starts. */
+export interface GuiPlace {
+  /** The element the panel is appended to (the page's panel layout places it by its id, `gui`). */
+  container: HTMLElement;
+  /** Start with the panel closed (its title bar only), as on a narrow screen. */
+  closed: boolean;
+}
+
 export function createGui(
   settings: Settings,
   actions: GuiActions,
   levels: readonly string[] | null,
   currentLevel: string,
+  place: GuiPlace,
 ): SceneGui {
-  const gui = new GUI({ title: 'Quadtree detection' });
+  const gui = new GUI({ title: 'Quadtree detection', container: place.container });
   gui.domElement.id = 'gui';
+  if (place.closed) gui.close();
   const controllers: Controller[] = [];
 
   for (const name of FOLDERS) {

@@ -3,8 +3,10 @@
  * ({@link Hud.update}), times the detect query itself a few times per second, and rewrites its text a few
  * times per second.
  */
+import { ONE_THREAD } from '../sim/crowd';
 import type { InsightCounts } from '../sim/insight';
 import type { Simulation } from '../sim/simulation';
+import { FrameRate } from './frameRate';
 
 /** Seconds between two query-time measurements. */
 const QUERY_TIMING_PERIOD = 0.25;
@@ -40,6 +42,7 @@ export class Smoothed {
 
 /** One frame's figures, as the HUD gathers them from its {@link HudSource}. */
 interface HudFrame {
+  /** Real time since the last frame, seconds (not the simulation's clamped step). */
   dt: number;
   enemies: number;
   found: number;
@@ -71,6 +74,8 @@ interface HudFrame {
   /** Threads that found them (1: the main thread alone, because of `crowdThreadNote`). */
   crowdThreads: number;
   crowdThreadNote: string;
+  /** Workers given up on (dead, hung or failed). */
+  crowdLost: number;
   /** One O(n²) all-pairs scan: measured when {@link bruteMeasured}, else an estimate, ms. */
   bruteMs: number;
   bruteMeasured: boolean;
@@ -78,6 +83,7 @@ interface HudFrame {
 
 const ROWS = [
   ['fps', 'FPS'],
+  ['slowed', 'simulation'],
   ['enemies', 'enemies'],
   ['found', 'found'],
   ['query', 'query time'],
@@ -97,21 +103,42 @@ const ROWS = [
 
 type RowKey = (typeof ROWS)[number][0];
 
+/** The rows a narrow screen shows (the others have the class `detail`, which style.css hides there). */
+const BRIEF_ROWS: ReadonlySet<RowKey> = new Set<RowKey>([
+  'fps',
+  'slowed',
+  'enemies',
+  'found',
+  'query',
+  'visited',
+  'crowd',
+  'kinds',
+]);
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** "3 threads (main + 2 workers)", or "1 thread (page not cross-origin isolated)". */
-export function threadsText(threads: number, note: string): string {
-  if (threads > 1) return `${threads} threads (main + ${threads - 1} worker${threads > 2 ? 's' : ''})`;
-  return `1 thread (${note === '' ? 'main' : note})`;
+/**
+ * "3 threads (main + 2 workers)", or "1 thread (page not cross-origin isolated)"; with workers given up on,
+ * "2 threads (main + 1 worker, 1 worker lost)", "1 thread (2 workers lost)".
+ */
+export function threadsText(threads: number, note: string, lost = 0): string {
+  const gone = lost > 0 ? `${lost} worker${lost > 1 ? 's' : ''} lost` : '';
+  if (threads > 1) {
+    const workers = `main + ${threads - 1} worker${threads > 2 ? 's' : ''}`;
+    return `${threads} threads (${gone === '' ? workers : `${workers}, ${gone}`})`;
+  }
+  // All of them lost: the count says it.
+  const why = note === '' ? 'main' : note;
+  return `1 thread (${gone === '' ? why : note === ONE_THREAD['helpers lost'] ? gone : `${why}, ${gone}`})`;
 }
 
 export class Hud {
   readonly element: HTMLElement;
   private readonly cells = new Map<RowKey, HTMLElement>();
   private readonly rows = new Map<RowKey, HTMLElement>();
-  private readonly fps = new Smoothed(0.5);
+  private readonly frameRate: FrameRate;
   private readonly queryUs = new Smoothed(0.5);
   private readonly visited = new Smoothed(0.3);
   private readonly tested = new Smoothed(0.3);
@@ -150,19 +177,26 @@ export class Hud {
     crowdKernel: 'js',
     crowdThreads: 1,
     crowdThreadNote: '',
+    crowdLost: 0,
     bruteMs: 0,
     bruteMeasured: false,
   };
   /** Text refreshes per second. */
   private readonly refreshSeconds = 0.25;
 
-  constructor(element: HTMLElement) {
+  /**
+   * `maxStep`: the frame loop's longest simulation step, seconds; a longer frame slows the simulation, and
+   * the HUD says so.
+   */
+  constructor(element: HTMLElement, maxStep: number) {
     this.element = element;
+    this.frameRate = new FrameRate(maxStep);
     element.replaceChildren();
     const table = document.createElement('table');
     for (const [key, label] of ROWS) {
       const row = document.createElement('tr');
       row.dataset.key = key;
+      if (!BRIEF_ROWS.has(key)) row.className = 'detail';
       const name = document.createElement('th');
       name.textContent = label;
       const value = document.createElement('td');
@@ -173,10 +207,13 @@ export class Hud {
       this.rows.set(key, row);
     }
     element.append(table);
+    this.rows.get('slowed')!.hidden = true;
+    this.set('slowed', `slowed: frames capped at ${maxStep} s`);
   }
 
   /**
-   * Read this frame's figures from `sim` (after its step). `detected`: whether a detection ran this frame.
+   * Read this frame's figures from `sim` (after its step). `dt`: real time since the last frame, seconds
+   * (unclamped); `detected`: whether a detection ran this frame.
    */
   update(dt: number, detected: boolean, sim: HudSource): void {
     const shape = sim.treeShape();
@@ -212,6 +249,7 @@ export class Hud {
     h.crowdKernel = crowd.kernel;
     h.crowdThreads = crowd.threads;
     h.crowdThreadNote = crowd.threadNote;
+    h.crowdLost = crowd.lostWorkers;
     h.bruteMs = crowd.bruteMs;
     h.bruteMeasured = crowd.bruteMeasured;
     this.show(h);
@@ -220,7 +258,7 @@ export class Hud {
   /** Smooth the figures and, a few times per second, rewrite the text. */
   private show(f: HudFrame): void {
     const dt = Math.max(f.dt, 1e-4);
-    this.fps.add(1 / dt, dt);
+    this.frameRate.add(f.dt);
     this.updateMs.add(f.treeUpdateMs, dt);
     this.wanderMs.add(f.wanderMs, dt);
     if (f.crowd) this.crowdMs.add(f.crowdMs, dt);
@@ -233,7 +271,9 @@ export class Hud {
     if (this.sinceRefresh < this.refreshSeconds) return;
     this.sinceRefresh = 0;
 
-    this.set('fps', integer.format(this.fps.value));
+    const fps = this.frameRate.fps;
+    this.set('fps', Number.isNaN(fps) ? '–' : (fps < 10 ? oneDecimal : integer).format(fps));
+    this.rows.get('slowed')!.hidden = !this.frameRate.clamped;
     this.set('enemies', integer.format(f.enemies));
     this.set('found', integer.format(f.found));
     const mode = f.bruteForce ? 'brute force' : 'tree';
@@ -257,7 +297,7 @@ export class Hud {
       const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);
-      this.set('threads', threadsText(f.crowdThreads, f.crowdThreadNote));
+      this.set('threads', threadsText(f.crowdThreads, f.crowdThreadNote, f.crowdLost));
       this.set(
         'crowdBrute',
         `${f.bruteMeasured ? '' : 'est. '}${twoDecimals.format(f.bruteMs)} ms/pass` +

@@ -1,7 +1,7 @@
 /**
  * The third-person camera: it starts behind (+Z of) the player looking towards -Z, follows the player by
- * the same offset, and the mouse orbits (left-drag) and zooms (wheel) around the player. No panning: right
- * and Shift drags belong to the rectangle tool.
+ * the same offset, and the mouse orbits (left-drag) and zooms (wheel) around the player; on a touch screen
+ * one finger orbits and two pinch to zoom. No panning: right and Shift drags belong to the rectangle tool.
  */
 import type { PerspectiveCamera } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -43,6 +43,19 @@ export class FollowCamera {
 
   get viewZ(): number {
     return this.controls.target.z - this.camera.position.z;
+  }
+
+  /** The orbit now: its angle around the player (radians, 0: behind, on +Z), its tilt from straight down, its distance. */
+  get azimuth(): number {
+    return this.controls.getAzimuthalAngle();
+  }
+
+  get polar(): number {
+    return this.controls.getPolarAngle();
+  }
+
+  get distance(): number {
+    return this.controls.getDistance();
   }
 
   /** Move by the player's step since the last call, keeping the orbit; `dt` drives the damping. */

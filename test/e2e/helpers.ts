@@ -43,6 +43,8 @@ export interface ScenePage {
 
 export interface SceneOptions {
   viewport?: { width: number; height: number };
+  /** A touch screen, as a phone's: touch events, `(pointer: coarse)`, the mobile viewport. */
+  touch?: boolean;
   /** Runs before the page loads the scene (e.g. to route requests). */
   beforeGoto?: (page: Page) => Promise<void>;
 }
@@ -100,7 +102,12 @@ function watchMessages(): void {
  * Call it inside a test.
  */
 export async function newScenePage(browser: Browser, options: SceneOptions = {}): Promise<ScenePage> {
-  const page = await browser.newPage({ viewport: options.viewport ?? VIEWPORT });
+  const touch = options.touch === true;
+  const page = await browser.newPage({
+    viewport: options.viewport ?? VIEWPORT,
+    hasTouch: touch,
+    isMobile: touch,
+  });
   const errors: string[] = [];
   const shown = (texts: string[]) => {
     for (const text of texts) if (PAGE_ERROR.test(text)) errors.push(`page message: ${text}`);

@@ -8,6 +8,21 @@ import { canvasPixels, getState, openScene, scanCircle, snapshot, useBrowser, wa
 const { browser, baseUrl } = useBrowser();
 const root = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * Screenshot the page into docs/NAME, which is committed: rewritten only when asked (UPDATE_SCREENSHOT=1)
+ * or when missing; otherwise into test-results/NAME. Generous timeout: a frame can take seconds here.
+ */
+async function saveScreenshot(page: Page, name: string): Promise<boolean> {
+  const committed = path.join(root, 'docs', name);
+  const target =
+    process.env.UPDATE_SCREENSHOT || !existsSync(committed)
+      ? committed
+      : path.join(root, 'test-results', name);
+  await mkdir(path.dirname(target), { recursive: true });
+  await page.screenshot({ path: target, timeout: 120_000 });
+  return existsSync(target);
+}
+
 describe('the scene renders', () => {
   it('draws a non-blank WebGL canvas with the player, ring, detected enemies and node gizmos, and logs no error', async () => {
     const { page, errors } = await openScene(browser(), baseUrl, '?enemies=2000&seed=3');
@@ -87,15 +102,26 @@ describe('the scene renders', () => {
     expect(s.state.found).toEqual(
       scanCircle(s.positions, s.state.player.x, s.state.player.z, s.state.radius),
     );
-    // docs/screenshot.png is committed: rewrite it only when asked (UPDATE_SCREENSHOT=1) or when missing.
-    const committed = path.join(root, 'docs/screenshot.png');
-    const target =
-      process.env.UPDATE_SCREENSHOT || !existsSync(committed)
-        ? committed
-        : path.join(root, 'test-results/screenshot.png');
-    await mkdir(path.dirname(target), { recursive: true });
-    await page.screenshot({ path: target });
-    expect(existsSync(target)).toBe(true);
+    expect(await saveScreenshot(page, 'screenshot.png')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('saves a phone screenshot for the README: a touch screen, the stick held', async () => {
+    const { page, errors } = await openScene(browser(), baseUrl, '?level=camps&crowd=1', {
+      viewport: { width: 390, height: 844 },
+      touch: true,
+    });
+    const cdp = await page.context().newCDPSession(page);
+    const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y]) => ({ x, y, id: 0 })) });
+    await send('touchStart', [[95, 690]]);
+    await send('touchMove', [[120, 640]]); // up and a little to the right, most of the way out
+    await waitFrames(page, 12); // the player walks a few steps, the HUD's figures settle
+    const s = await getState(page);
+    expect(s.stick.held).toBe(true);
+    expect(await page.locator('#stick').isVisible()).toBe(true);
+    expect(await saveScreenshot(page, 'screenshot-phone.png')).toBe(true);
+    await send('touchEnd', []);
     expect(errors).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import {
   GENERATED_DOCS,
   generatedBlocks,
   levelFieldTable,
+  levelPresetTable,
   urlParameterTable,
 } from '../../scripts/docTables';
 import { SETTING_ROWS } from '../../src/sim/settings';
@@ -30,6 +31,21 @@ describe('generated tables of the docs', () => {
     const fields = [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
     expect(fields).toEqual(SETTING_ROWS.filter((r) => r.level !== null).map((r) => r.level));
     for (const row of SETTING_ROWS.filter((r) => r.level === null)) expect(text).toContain(`\`${row.url}\``);
+  });
+
+  it('the presets table says which levels start moving and in crowd mode, as their files do', () => {
+    const body = levelPresetTable(root).split('\n').slice(2).join('\n'); // without the header
+    const rows = [...body.matchAll(/^\| `([^`]+)` \|(.*)$/gm)].map((m) => [
+      m[1],
+      m[2].split(' | ').map((cell) => cell.trim()),
+    ]);
+    const shown = Object.fromEntries(rows.map(([name, cells]) => [name, `${cells[3]} ${cells[4]}`]));
+    for (const name of Object.keys(shown)) {
+      const file = JSON.parse(readFileSync(path.join(root, `assets/levels/${name}.json`), 'utf8'));
+      const onOff = (flag: boolean) => (flag ? 'on' : 'off');
+      expect(shown[name], name).toBe(`${onOff(file.moving)} ${onOff(file.crowd)}`);
+    }
+    expect(shown).toMatchObject({ crowd: 'on on', swarm: 'on on', default: 'off off' });
   });
 
   it('a stale table is rewritten, and a missing or unknown marker throws', () => {

@@ -46,6 +46,7 @@ describe('the checker finds what is broken', () => {
         'See [the guide](docs/guide.md#setup) and [the title](#title) and [https](https://example.com).',
         'Run `npm run dev`, then `npm run serve`.',
         '![shot](docs/missing.png)',
+        '<img src="docs/gone.png" width="20%" alt="gone">',
         '```sh',
         '[not a link](nowhere.md)',
         '```',
@@ -55,6 +56,7 @@ describe('the checker finds what is broken', () => {
     expect(checkDocs(dir)).toEqual([
       'README.md:2: link to docs/guide.md#setup: docs/guide.md has no heading #setup',
       'README.md:4: link to docs/missing.png: docs/missing.png does not exist',
+      'README.md:5: link to docs/gone.png: docs/gone.png does not exist',
       'README.md:3: npm run serve: package.json has no script serve',
       'docs/guide.md:3: link to ../README.md#nope: README.md has no heading #nope',
     ]);

@@ -1,6 +1,7 @@
 /**
- * The library as a user gets it: build the package, `npm pack` it, install the tarball into an empty project
- * in a temporary folder (offline: it has no dependencies), then use it there by its name. Node runs a plain
+ * The library as a user gets it: build the package and `npm pack` it as its README says, install the tarball
+ * into an empty project in a temporary folder (offline: it has no dependencies), then use it there by its
+ * name. Node runs a plain
  * ESM consumer whose answers are checked against brute force; tsc type-checks a strict TypeScript consumer
  * under moduleResolution bundler and node16 (the repository's own TypeScript, by path); esbuild bundles a
  * consumer that imports only PointQuadtree and the test prints its minified and gzipped size; publint and
@@ -335,9 +336,12 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'quadtree-consumer-'));
-    // Built afresh every time (a second or two): dist/ can never be missing or stale here.
-    await sh(process.execPath, [path.join(pkgDir, 'scripts/build.mjs')], pkgDir);
-    const pack = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', work], pkgDir)) as {
+    // The package README's install-from-a-clone commands (checked below), run at the repository root; its
+    // `npm ci` is this checkout's own install. Built afresh every time: dist/ is never missing or stale.
+    await sh('npm', ['run', 'build:lib'], root);
+    const pack = JSON.parse(
+      await sh('npm', ['pack', '-w', NAME, '--json', '--pack-destination', work], root),
+    ) as {
       filename: string;
       files: { path: string }[];
     }[];
@@ -359,6 +363,21 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('is installed as its README says: from a clone, built and packed, until it is on the registry', async () => {
+    const readme = await readFile(path.join(pkgDir, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
+      m[1].split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')),
+    );
+    // The commands this test runs (beforeAll), in order, and the tarball name npm pack printed.
+    expect(blocks).toContainEqual([
+      'npm ci',
+      'npm run build:lib',
+      `npm pack -w ${NAME}`,
+      `npm install /path/to/the/clone/${path.basename(tarball)}`,
+    ]);
+    expect(blocks).toContainEqual([`npm install ${NAME}`]); // for when it is published
   });
 
   it('ships its built JavaScript, declarations with their maps, the README and the LICENSE', async () => {

@@ -152,16 +152,16 @@ describe.each([
     it('a radius far beyond the world (every pair) and a huge one (1e200); 0 and 1 items; id 0', () => {
       const empty = new PointQuadtree({ bounds: BOUNDS });
       const c = new Int32Array(1);
-      const s = new Float32Array(1);
-      expect(empty.querySeparationInto(5, c, s, s)).toBe(0);
+      expect(empty.querySeparationInto(5, c, new Float32Array(1), new Float32Array(1))).toBe(0);
       const rnd = mulberry32(5);
       const list: [number, number][] = [];
       for (let id = 0; id < 80; id++) list.push([rnd() * 100, rnd() * 100]);
       const [one] = build({}, list.slice(0, 1));
       const counts = new Int32Array(1).fill(9);
-      const sums = new Float64Array(1).fill(9);
-      expect(one.querySeparationInto(1000, counts, sums, sums)).toBe(0);
-      expect([counts[0], sums[0]]).toEqual([0, 0]);
+      const sumX = new Float64Array(1).fill(9);
+      const sumY = new Float64Array(1).fill(9);
+      expect(one.querySeparationInto(1000, counts, sumX, sumY)).toBe(0);
+      expect([counts[0], sumX[0], sumY[0]]).toEqual([0, 0, 0]);
       const [tree, points] = build({ maxItems: 2, minSize: 1 }, list);
       for (const r of [1000, 1e200]) expectSeparation(tree, points, r);
     });
@@ -240,8 +240,9 @@ describe.each([
       for (const r of [1, 3]) {
         expectSeparation(tree, points, r);
         const c = new Int32Array(n);
-        const s = new Float32Array(n);
-        expect(tree.querySeparationInto(r, c, s, s)).toBe(tree.queryPairsInto(r, room, room.slice()));
+        const sumX = new Float32Array(n);
+        const sumY = new Float32Array(n);
+        expect(tree.querySeparationInto(r, c, sumX, sumY)).toBe(tree.queryPairsInto(r, room, room.slice()));
       }
     });
   });
@@ -279,10 +280,10 @@ describe.each([
       const before = shape(tree);
       const { c, x, y } = ok();
       expect(() => tree.querySeparationInto(5, [] as unknown as Int32Array, x, y)).toThrow(
-        'PointQuadtree: counts must be an Int32Array, Uint32Array, Float32Array or Float64Array, got Array',
+        'PointQuadtree: counts must be an Int32Array, Uint32Array, Float32Array or Float64Array, got an object (Array)',
       );
       expect(() => tree.querySeparationInto(5, c, new Int32Array(20) as unknown as Float32Array, y)).toThrow(
-        'PointQuadtree: sumX must be a Float32Array or Float64Array, got Int32Array',
+        'PointQuadtree: sumX must be a Float32Array or Float64Array, got an object (Int32Array)',
       );
       expect(() => tree.querySeparationInto(5, c, x, null as unknown as Float32Array)).toThrow(TypeError);
       expect(() => tree.querySeparationInto(5, new Int32Array(19), x, y)).toThrow(

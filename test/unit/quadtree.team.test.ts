@@ -6,22 +6,17 @@ import {
   CLAIM,
   DONE,
   FAILED,
-  helperWord,
   MESSAGE_KIND,
   NO_KERNEL,
   SEEN,
-  SEQ,
   STATE,
 } from 'point-quadtree/internal/parallel/teamLayout';
-import {
-  type SeparationHelperMessage,
-  type SeparationHelperPort,
-  SeparationTeam,
-} from 'point-quadtree/parallel';
+import { type SeparationHelperMessage, SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers, untilReady } from '../../bench/nodeHelpers';
 import { gaussian, mulberry32 } from '../../src/sim/random';
 import { bruteSeparation } from '../helpers/separationOracle';
+import { fakeHelpers } from '../helpers/teamFakes';
 
 const BOUNDS = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 
@@ -136,11 +131,12 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     const { xs, ys } = cloud('uniform', 2000, 1);
     const tree = treeOf(xs, ys);
     const c = new Int32Array(2000);
-    const s = new Float64Array(2000);
+    const sx = new Float64Array(2000);
+    const sy = new Float64Array(2000);
     await untilReady(
       () => team.last.ready,
       2,
-      () => team.querySeparationInto(tree, 2, c, s, s),
+      () => team.querySeparationInto(tree, 2, c, sx, sy),
     );
   });
   afterAll(async () => {
@@ -158,11 +154,12 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     expectTeam(team, tree, xs, ys, 1.5);
     expect(posted).toBe(before + 2);
     const c = new Int32Array(n);
-    const s = new Float64Array(n);
+    const sx = new Float64Array(n);
+    const sy = new Float64Array(n);
     await untilReady(
       () => team.last.ready,
       2,
-      () => team.querySeparationInto(tree, 1.5, c, s, s),
+      () => team.querySeparationInto(tree, 1.5, c, sx, sy),
     );
     expect(expectTeam(team, tree, xs, ys, 1.5).threads).toBe(3);
     expect(posted).toBe(before + 2);
@@ -299,30 +296,6 @@ describe('SeparationTeam: dispose', () => {
   });
 });
 
-/**
- * Helpers played in this thread by the test: each port keeps the message it was sent, and `attach` marks
- * the helper attached in that buffer without ever running it.
- */
-function fakeHelpers(n: number) {
-  const messages: (SeparationHelperMessage | null)[] = new Array(n).fill(null);
-  const ports: SeparationHelperPort[] = messages.map((_, k) => ({
-    postMessage: (message: SeparationHelperMessage) => {
-      messages[k] = message;
-    },
-  }));
-  const control = (k: number) => new Int32Array(messages[k]!.buffer);
-  return {
-    ports,
-    messages,
-    control,
-    set: (k: number, word: number, value: number) => {
-      control(k)[helperWord(k, word)] = value;
-    },
-    /** The generation the team's next call publishes. */
-    next: (k: number) => (control(k)[SEQ] >> 1) + 1,
-  };
-}
-
 describe('SeparationTeam: helpers that do not start, are late, or fail (played in this thread)', () => {
   const { xs, ys } = cloud('uniform', 2000, 41);
   const tree = treeOf(xs, ys);
@@ -340,7 +313,9 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
 
   it('attached helpers that never claim their range: the caller takes both over', () => {
     const fake = fakeHelpers(2);
-    const team = new SeparationTeam(fake.ports, { minPairs: 0 });
+    // Patience far beyond the test: these helpers never pick up a hand-over, which patienceMs later gives
+    // them up (quadtree.team.lost.test.ts); here only the takeover is tested.
+    const team = new SeparationTeam(fake.ports, { minPairs: 0, patienceMs: 600_000 });
     team.querySeparationInto(tree, 5, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
     fake.set(0, STATE, ATTACHED);
     fake.set(1, STATE, ATTACHED);
@@ -371,8 +346,12 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
       fake.set(1, DONE, g);
       fake.set(1, FAILED, g);
       expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({ threads: 1, ready: 3, tookOver: 1, lost: 2 });
+      // Helper 2 is alive: it picks up each generation, too late to claim its range (else, patienceMs after
+      // a call found it missing one, it would be given up on too: quadtree.team.lost.test.ts).
+      fake.set(2, SEEN, 2 * g);
       // Only helper 2 gets a range now: helper 1 failed (for good), helper 0 is late.
       expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 1, tookOver: 1, lost: 2 });
+      fake.set(2, SEEN, 2 * (g + 1));
       // Helper 0 picks up a later generation (it finished the late one): it is used again.
       fake.set(0, SEEN, 2 * (g + 1));
       expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 2, tookOver: 2, lost: 1 });

@@ -293,6 +293,23 @@ describe('the shipped level presets', () => {
     expect(level.description).not.toBe('');
   });
 
+  it.each(files)('%s.json states whether its enemies move and whether crowd mode is on', (name) => {
+    const data = JSON.parse(readFileSync(path.join(levelsDir, `${name}.json`), 'utf8'));
+    expect(typeof data.moving).toBe('boolean');
+    expect(typeof data.crowd).toBe('boolean');
+  });
+
+  it.each(['crowd', 'swarm'])(
+    '%s starts with crowd mode on and everyone moving, as the README says',
+    (name) => {
+      const { level } = parseLevel(
+        name,
+        JSON.parse(readFileSync(path.join(levelsDir, `${name}.json`), 'utf8')),
+      );
+      expect({ ...DEFAULT_SETTINGS, ...level.settings }).toMatchObject({ crowdMode: true, moving: true });
+    },
+  );
+
   it('default.json matches the built-in default level and settings', () => {
     const { level } = parseLevel(
       'default',

@@ -55,6 +55,22 @@ describe('stepPlayer', () => {
     expect(c.z).toBeCloseTo(-RUN_SPEED, 9);
   });
 
+  it("a stick's deflection scales the speed along its direction, up to the full speed at length 1", () => {
+    const half = at();
+    move(half, 0.5, 0, false, 1, 0, -1);
+    expect(half.z).toBeCloseTo(-WALK_SPEED * 0.5, 12);
+    const slant = at(); // length 0.5 at 45 degrees to the right of the view
+    move(slant, 0.5 / Math.SQRT2, 0.5 / Math.SQRT2, true, 1, 0, -1);
+    expect(slant.x).toBeCloseTo((RUN_SPEED * 0.5) / Math.SQRT2, 12);
+    expect(slant.z).toBeCloseTo((-RUN_SPEED * 0.5) / Math.SQRT2, 12);
+    const over = at(); // longer than 1: capped, as two keys at once
+    move(over, 3, 0, false, 1, 0, -1);
+    expect(over.z).toBeCloseTo(-WALK_SPEED, 12);
+    const tiny = at();
+    move(tiny, 0.01, 0, false, 1, 0, -1);
+    expect(tiny.z).toBeCloseTo(-WALK_SPEED * 0.01, 12);
+  });
+
   it('does not move without keys, for opposite keys, or for a zero delta', () => {
     const p = at(3, 4);
     expect(move(p, 0, 0, true, 1, 0, -1)).toBe(false);

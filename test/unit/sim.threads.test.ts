@@ -37,6 +37,51 @@ describe('the HUD threads line', () => {
     expect(threadsText(1, '')).toBe('1 thread (main)');
     expect(ONE_THREAD['helpers late']).toBe('workers late');
   });
+
+  it('says how many workers were lost', () => {
+    expect(threadsText(2, '', 1)).toBe('2 threads (main + 1 worker, 1 worker lost)');
+    expect(threadsText(3, '', 2)).toBe('3 threads (main + 2 workers, 2 workers lost)');
+    expect(threadsText(1, ONE_THREAD['helpers late'], 1)).toBe('1 thread (workers late, 1 worker lost)');
+    // All of them lost: the count says it.
+    expect(threadsText(1, ONE_THREAD['helpers lost'], 2)).toBe('1 thread (2 workers lost)');
+    expect(threadsText(1, 'workers off', 0)).toBe('1 thread (workers off)');
+  });
+});
+
+describe('crowd mode with a worker that dies', () => {
+  it('the HUD threads line says it was lost; the other worker carries on, the pairs equal one thread', async () => {
+    const helpers = startNodeHelpers(2);
+    // As a Web Worker looks to the team (no exit event): the team sees the hand-overs it misses.
+    const ports = helpers.ports.map((worker) => ({ postMessage: worker.postMessage.bind(worker) }));
+    // The live worker always has time to claim its range; the dead one is not waited for once it is missing.
+    const team = new SeparationTeam(ports, { claimWaitMs: 1000, patienceMs: 100 });
+    const n = 6000;
+    const sim = crowdSim(n);
+    sim.crowd.setTeam(team, '');
+    const changes = new ChangeList(n);
+    const frame = () => sim.crowd.find(sim.tree, sim.xs, sim.zs, n, 1.5, false, changes);
+    try {
+      await untilReady(() => team.last.ready, 2, frame);
+      await (helpers.ports[0] as unknown as { terminate(): Promise<number> }).terminate();
+      const t0 = Date.now();
+      while (sim.crowd.lostWorkers === 0 && Date.now() - t0 < 30_000) {
+        frame();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      frame();
+      const alone = crowdSim(n);
+      expect(sim.crowd.pairs).toBe(
+        alone.tree.querySeparationInto(1.5, new Int32Array(n), new Float64Array(n), new Float64Array(n)),
+      );
+      expect(sim.crowd).toMatchObject({ lostWorkers: 1, threads: 2 });
+      expect(threadsText(sim.crowd.threads, sim.crowd.threadNote, sim.crowd.lostWorkers)).toBe(
+        '2 threads (main + 1 worker, 1 worker lost)',
+      );
+      team.dispose();
+    } finally {
+      await helpers.terminate();
+    }
+  }, 60_000);
 });
 
 /** A crowd of n on the default level, moving, crowd mode on, with the given settings. */
@@ -107,14 +152,15 @@ describe('crowd mode with a team of worker_threads helpers', () => {
     const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 8 });
     for (let id = 0; id < 4000; id++) tree.insert(id, rnd() * 100, rnd() * 100);
     const c = new Int32Array(4000);
-    const s = new Float64Array(4000);
+    const sx = new Float64Array(4000);
+    const sy = new Float64Array(4000);
     const calls = (count: number, call: () => number): number => {
       let pairs = 0;
       for (let k = 0; k < count; k++) pairs += call();
       return pairs;
     };
-    const parallel = () => team.querySeparationInto(tree, 1.5, c, s, s);
-    const alone = () => tree.querySeparationInto(1.5, c, s, s);
+    const parallel = () => team.querySeparationInto(tree, 1.5, c, sx, sy);
+    const alone = () => tree.querySeparationInto(1.5, c, sx, sy);
     await untilReady(() => team.last.ready, 1, parallel);
     // Warm (the compiler's optimised code in place: unoptimised code boxes numbers).
     calls(500, parallel);

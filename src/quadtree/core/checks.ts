@@ -61,25 +61,138 @@ export function checkRadius(name: string, value: number): void {
   }
 }
 
-/** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
-export function checkIdArray(name: string, value: unknown): void {
-  // isView: a Proxy of an Int32Array passes instanceof but is not one (its length getter would throw).
-  if (!((value instanceof Int32Array || value instanceof Uint32Array) && ArrayBuffer.isView(value))) {
-    const kind = ArrayBuffer.isView(value) ? value.constructor.name : describe(value);
-    throw new TypeError(`${NAME}: ${name} must be an Int32Array or Uint32Array, got ${kind}`);
+/*
+ * The engine's own getters and methods of typed arrays, which a caller's object cannot replace or shadow (a
+ * subclass's or an own `length`, `buffer` or `set`): the element type's name (undefined for anything else, a
+ * Proxy of a typed array too), the buffer, the offset, the sizes, and the copy.
+ */
+const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
+const typedArrayGetter = (key: PropertyKey) => Object.getOwnPropertyDescriptor(typedArrayProto, key)!.get!;
+const typedArrayName: (this: unknown) => string | undefined = typedArrayGetter(Symbol.toStringTag);
+const typedArrayBuffer: (this: ArrayBufferView) => ArrayBufferLike = typedArrayGetter('buffer');
+const typedArrayByteOffset: (this: ArrayBufferView) => number = typedArrayGetter('byteOffset');
+const typedArrayByteLength: (this: ArrayBufferView) => number = typedArrayGetter('byteLength');
+const typedArrayLength: (this: ArrayBufferView) => number = typedArrayGetter('length');
+const typedArraySet: (this: ArrayBufferView, source: ArrayLike<number>, offset?: number) => void =
+  typedArrayProto.set;
+/** ArrayBuffer's `detached` getter where the engine has it (not Node 20), and what stands in for it. */
+const arrayBufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get;
+const arrayBufferSlice = ArrayBuffer.prototype.slice;
+const sharedByteLength =
+  typeof SharedArrayBuffer === 'undefined'
+    ? undefined
+    : Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength')!.get!;
+
+/** The element type of a typed array ('Int32Array', ...), whatever its class says; undefined for anything else. */
+export function typedArrayType(value: unknown): string | undefined {
+  return typedArrayName.call(value);
+}
+
+/** The length of a typed array, by the engine's own getter (a subclass's `length` cannot lie). */
+export function lengthOf(a: ArrayBufferView): number {
+  return typedArrayLength.call(a);
+}
+
+/** `target.set(source, offset)` by the engine's own method (a subclass's `set` is never called). */
+export function copyInto(target: ArrayBufferView, source: ArrayLike<number>, offset = 0): void {
+  typedArraySet.call(target, source, offset);
+}
+
+/** A SharedArrayBuffer's size in bytes, by its own getter; -1 for anything else (a Proxy of one too). */
+export function sharedBytes(value: unknown): number {
+  if (sharedByteLength === undefined) return -1;
+  try {
+    return sharedByteLength.call(value) as number;
+  } catch {
+    return -1;
   }
 }
 
 /**
- * Two id outputs written side by side must not share memory: the same array, or views of one buffer whose
- * bytes overlap, would overwrite one output's entries with the other's.
+ * Whether a typed array's buffer is detached (transferred, e.g. to a worker): its length then reads 0. Only
+ * asked of typed arrays of length 0 (on Node 20 it tries a copy of nothing, which throws when detached).
+ */
+function isDetached(a: ArrayBufferView): boolean {
+  const buffer = typedArrayBuffer.call(a);
+  if (sharedBytes(buffer) >= 0) return false;
+  if (arrayBufferDetached !== undefined) return arrayBufferDetached.call(buffer) === true;
+  try {
+    arrayBufferSlice.call(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Throws the TypeError of a typed array over a detached buffer (never an array of anything) if `value`, a
+ * typed array of length 0, is one. Out of line: the checks call it only for length 0.
+ */
+function notDetached(name: string, value: ArrayBufferView): void {
+  if (!isDetached(value)) return;
+  throw new TypeError(
+    `${NAME}: ${name} must be over a buffer that is not detached, got ${describe(value)} over a detached buffer`,
+  );
+}
+
+/** The element types each kind of typed-array output takes: ids (exact to MAX_ID and beyond), counts, sums. */
+export const ID_OUTPUT: readonly string[] = ['Int32Array', 'Uint32Array'];
+export const COUNT_OUTPUT: readonly string[] = ['Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array'];
+export const SUM_OUTPUT: readonly string[] = ['Float32Array', 'Float64Array'];
+
+/**
+ * The one check of every typed-array output of the library (the `*Into` queries' ids, the counts and sums of
+ * querySeparationInto and of a SeparationTeam): a typed array of one of `types`, told by the engine's own
+ * getters, so that a Proxy of a typed array is refused (its every read would run the caller's code), a
+ * subclass or a typed array of another realm is taken as the typed array it is, and a `length` of its own
+ * cannot lie; not over a detached buffer. Returns its length. Nothing of the caller's is called.
+ * @throws TypeError naming `name` and what it got (worded by {@link describe}).
+ */
+export function checkOutput(name: string, value: unknown, types: readonly string[]): number {
+  // Small, with the throws apart, so that the engine inlines it into every query (measured: with them in
+  // its body, the frame of moveAll + 101 queryCircleInto allocated 32 bytes, every frame).
+  if (!accepts(types, typedArrayName.call(value))) wrongOutput(name, value, types);
+  const length = typedArrayLength.call(value as ArrayBufferView);
+  if (length === 0) notDetached(name, value as ArrayBufferView);
+  return length;
+}
+
+/** checkOutput's TypeError for a value that is none of `types`. */
+function wrongOutput(name: string, value: unknown, types: readonly string[]): never {
+  const last = types.length - 1;
+  const list = `${types.slice(0, last).join(', ')} or ${types[last]}`;
+  throw new TypeError(`${NAME}: ${name} must be ${article(list)} ${list}, got ${describe(value)}`);
+}
+
+/** Whether `type` is one of `types` (a loop of ===: a third of the cost of includes, per query). */
+function accepts(types: readonly string[], type: string | undefined): boolean {
+  for (let i = 0; i < types.length; i++) if (types[i] === type) return true;
+  return false;
+}
+
+/** "a" or "an", as the word after it needs. */
+function article(word: string): string {
+  return /^[AEIOU]/.test(word) ? 'an' : 'a';
+}
+
+/** Output arrays of ids must hold every id exactly: Int32Array or Uint32Array, nothing narrower. */
+export function checkIdArray(name: string, value: unknown): number {
+  return checkOutput(name, value, ID_OUTPUT);
+}
+
+/**
+ * Two outputs written in the same call must not share memory: the same array, or views of one buffer whose
+ * bytes overlap, would overwrite one output's entries with the other's. Checked by the engine's own getters
+ * (see {@link checkOutput}), so a view cannot hide its buffer.
  */
 export function checkSeparate(nameA: string, a: ArrayBufferView, nameB: string, b: ArrayBufferView): void {
   if (a === b)
     throw new RangeError(`${NAME}: ${nameA} and ${nameB} must be two arrays, got the same one twice`);
-  if (a.buffer !== b.buffer) return;
-  const from = Math.max(a.byteOffset, b.byteOffset);
-  const to = Math.min(a.byteOffset + a.byteLength, b.byteOffset + b.byteLength);
+  if (typedArrayBuffer.call(a) !== typedArrayBuffer.call(b)) return;
+  const startA = typedArrayByteOffset.call(a);
+  const startB = typedArrayByteOffset.call(b);
+  const from = Math.max(startA, startB);
+  const to = Math.min(startA + typedArrayByteLength.call(a), startB + typedArrayByteLength.call(b));
   if (from < to) {
     throw new RangeError(
       `${NAME}: ${nameA} and ${nameB} must not share memory, got views of one buffer that overlap in its ` +
@@ -102,12 +215,18 @@ export function checkOutArray(name: string, value: unknown): void {
 
 /**
  * An input array (ids, xs, ys): an object (typed or plain array, or any object with a length) whose length
- * is an integer >= 0. Returns the length, read once. Null, a number or a string is a TypeError, and so is a
- * length that is not a number; a negative or fractional length is a RangeError.
+ * is an integer >= 0. Returns the length, read once; a typed array's by the engine's own getter (a
+ * subclass's `length` cannot lie), and one over a detached buffer is refused. Null, a number or a string is
+ * a TypeError, and so is a length that is not a number; a negative or fractional length is a RangeError.
  */
 export function checkArrayLike(name: string, value: unknown): number {
   if (value === null || typeof value !== 'object') {
     throw new TypeError(`${NAME}: ${name} must be an array or typed array, got ${describe(value)}`);
+  }
+  if (typedArrayName.call(value) !== undefined) {
+    const n = typedArrayLength.call(value as ArrayBufferView);
+    if (n === 0) notDetached(name, value as ArrayBufferView);
+    return n;
   }
   const length = (value as ArrayLike<unknown>).length;
   if (typeof length !== 'number') notANumber(`${name}.length`, length);
@@ -116,14 +235,6 @@ export function checkArrayLike(name: string, value: unknown): number {
   }
   return length;
 }
-
-/*
- * The engine's own getters of typed arrays, which a caller's object cannot replace or shadow: the name
- * (undefined for anything else, a Proxy too) and the buffer.
- */
-const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
-const typedArrayName = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag)!.get!;
-const typedArrayBuffer = Object.getOwnPropertyDescriptor(typedArrayProto, 'buffer')!.get!;
 
 /**
  * Whether an input array's entries cannot change during a call that runs none of the caller's code: a
@@ -134,7 +245,10 @@ const typedArrayBuffer = Object.getOwnPropertyDescriptor(typedArrayProto, 'buffe
 export function isFixed(value: unknown): boolean {
   // No exception is thrown and caught per call (moveAll runs every frame). A SharedArrayBuffer is not an
   // ArrayBuffer; nor is an ArrayBuffer of another realm, which is then copied too (correct, only slower).
-  return typedArrayName.call(value) !== undefined && typedArrayBuffer.call(value) instanceof ArrayBuffer;
+  return (
+    typedArrayName.call(value) !== undefined &&
+    typedArrayBuffer.call(value as ArrayBufferView) instanceof ArrayBuffer
+  );
 }
 
 /** A plain array with entries 0..n-1 of `value`, each read once (see isFixed). */
@@ -195,45 +309,80 @@ export interface CheckedOptions {
   readonly looseness: number;
 }
 
-/** Checks the constructor's options (throws RangeError naming the first bad one) and fills in defaults. */
+/**
+ * An options argument (the constructor's, a SeparationTeam's): an object, or undefined where options may be
+ * left out (then `{}`). Anything else is a TypeError. Read each option of it once (it may be a Proxy or
+ * have getters).
+ */
+export function checkOptionsObject(value: unknown, optional: boolean): object {
+  if (value === undefined && optional) return {};
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${NAME}: options must be an object, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A numeric option as read: `fallback` where undefined; a TypeError where not a number at all. */
+export function optionNumber(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') notANumber(name, value);
+  return value;
+}
+
+/** A true / false option as read: false where undefined; a TypeError for anything else. */
+export function optionFlag(name: string, value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw new TypeError(`${NAME}: ${name} must be true or false, got ${describe(value)}`);
+}
+
+/**
+ * Checks the constructor's options and fills in defaults, reading each once: TypeError for options or
+ * bounds that are not objects and for a value that is not a number; RangeError naming the first value out
+ * of range.
+ */
 export function checkOptions(options: QuadtreeOptions): CheckedOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`${NAME}: options must be an object with bounds, got ${describe(options)}`);
-  }
-  const b = options.bounds;
+  const o = checkOptionsObject(options, false) as Partial<QuadtreeOptions>;
+  const b = o.bounds;
   if (b === null || typeof b !== 'object') {
-    throw new RangeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
+    throw new TypeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
   }
-  for (const key of ['minX', 'minY', 'maxX', 'maxY'] as const) {
-    const v = b[key];
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(v)}`);
-    }
-  }
-  if (!(b.minX < b.maxX) || !(b.minY < b.maxY)) {
+  const minX = boundsField('minX', b.minX);
+  const minY = boundsField('minY', b.minY);
+  const maxX = boundsField('maxX', b.maxX);
+  const maxY = boundsField('maxY', b.maxY);
+  if (!(minX < maxX) || !(minY < maxY)) {
     throw new RangeError(
       `${NAME}: bounds must not be empty (minX < maxX and minY < maxY), got ` +
-        `{minX: ${b.minX}, minY: ${b.minY}, maxX: ${b.maxX}, maxY: ${b.maxY}}`,
+        `{minX: ${minX}, minY: ${minY}, maxX: ${maxX}, maxY: ${maxY}}`,
     );
   }
-  if (!Number.isFinite(b.maxX - b.minX) || !Number.isFinite(b.maxY - b.minY)) {
+  if (!Number.isFinite(maxX - minX) || !Number.isFinite(maxY - minY)) {
     throw new RangeError(`${NAME}: bounds are too large: their width and height must be finite`);
   }
-  const maxItems = options.maxItems ?? DEFAULTS.maxItems;
-  if (typeof maxItems !== 'number' || !Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
+  const maxItems = optionNumber('maxItems', o.maxItems, DEFAULTS.maxItems);
+  if (!Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
     throw new RangeError(
       `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
     );
   }
-  const minSize = options.minSize ?? DEFAULTS.minSize;
-  if (typeof minSize !== 'number' || !Number.isFinite(minSize) || minSize <= 0) {
+  const minSize = optionNumber('minSize', o.minSize, DEFAULTS.minSize);
+  if (!Number.isFinite(minSize) || minSize <= 0) {
     throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
   }
-  const looseness = options.looseness ?? DEFAULTS.looseness;
-  if (typeof looseness !== 'number' || !Number.isFinite(looseness) || looseness < 0) {
+  const looseness = optionNumber('looseness', o.looseness, DEFAULTS.looseness);
+  if (!Number.isFinite(looseness) || looseness < 0) {
     throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
   }
-  return { bounds: { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY }, maxItems, minSize, looseness };
+  return { bounds: { minX, minY, maxX, maxY }, maxItems, minSize, looseness };
+}
+
+/** One field of the bounds, as read: a TypeError if not a number, a RangeError if not finite. */
+function boundsField(key: string, value: unknown): number {
+  if (typeof value !== 'number') notANumber(`bounds.${key}`, value);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(value)}`);
+  }
+  return value;
 }
 
 /**

@@ -17,7 +17,15 @@
  * compiles, unless {@link setSeparationKernel} asks for JavaScript. Both give the same counts; the sums may differ in the last bits (another order of adds).
  */
 
-import { checkRadius, describe, NAME } from '../core/checks';
+import {
+  COUNT_OUTPUT,
+  checkOutput,
+  checkRadius,
+  checkSeparate,
+  describe,
+  NAME,
+  SUM_OUTPUT,
+} from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { pointRectDist2 } from '../core/geometry';
 import { idEnd } from '../core/nodes';
@@ -190,21 +198,26 @@ function slotSums(sc: SeparationScratch, slots: number): void {
   sc.sumY.fill(0, 0, slots);
 }
 
-export function checkOut(name: string, value: unknown, counts: boolean, end: number): void {
-  const ok = counts
-    ? value instanceof Int32Array ||
-      value instanceof Uint32Array ||
-      value instanceof Float32Array ||
-      value instanceof Float64Array
-    : value instanceof Float32Array || value instanceof Float64Array;
-  if (!ok) {
-    const kind = value === null || typeof value !== 'object' ? describe(value) : value.constructor.name;
-    const types = counts
-      ? 'an Int32Array, Uint32Array, Float32Array or Float64Array'
-      : 'a Float32Array or Float64Array';
-    throw new TypeError(`${NAME}: ${name} must be ${types}, got ${kind}`);
-  }
-  const length = (value as SumArray).length;
+/**
+ * Checks the per-id outputs of a separation call (the tree's and a team's) before anything is written:
+ * `counts` of COUNT_OUTPUT and the sums of SUM_OUTPUT (the one output check, checks.ts), each at least `end`
+ * long, and no two of them sharing memory (each kernel writes them in its own order, so a shared byte would
+ * end up holding one output's entry where another's belongs).
+ */
+export function checkSeparationOutputs(counts: unknown, sumX: unknown, sumY: unknown, end: number): void {
+  longEnough('counts', checkOutput('counts', counts, COUNT_OUTPUT), end);
+  longEnough('sumX', checkOutput('sumX', sumX, SUM_OUTPUT), end);
+  longEnough('sumY', checkOutput('sumY', sumY, SUM_OUTPUT), end);
+  const c = counts as CountArray;
+  const x = sumX as SumArray;
+  const y = sumY as SumArray;
+  checkSeparate('counts', c, 'sumX', x);
+  checkSeparate('counts', c, 'sumY', y);
+  checkSeparate('sumX', x, 'sumY', y);
+}
+
+/** Throws if a per-id output of `length` entries cannot hold ids below `end`. */
+function longEnough(name: string, length: number, end: number): void {
   if (length < end) {
     throw new RangeError(
       `${NAME}: ${name} (length ${length}) is too short for id ${end - 1}; give it length >= ${end}`,
@@ -225,9 +238,7 @@ export function querySeparation(
 ): number {
   checkRadius('radius', radius);
   const end = idEnd(t);
-  checkOut('counts', counts, true, end);
-  checkOut('sumX', sumX, false, end);
-  checkOut('sumY', sumY, false, end);
+  checkSeparationOutputs(counts, sumX, sumY, end);
   return separationInto(t, sc, radius, counts, sumX, sumY, end);
 }
 

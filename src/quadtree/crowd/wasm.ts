@@ -6,12 +6,13 @@
  * radius and the counts. A call on an unchanged tree allocates nothing.
  */
 
+import { copyInto, lengthOf, typedArrayType } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import type { IdArray } from '../core/scratch';
 import type { TreeState } from '../core/state';
 import { SPARSE, WIDE_SIDE } from '../query/leafPairs';
 import * as call from './kernels/call';
-import { copyIn, Layout, type Output, viewAt } from './wasmLayout';
+import { copyIn, Layout, type Output, viewAt, viewType } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 export type { Output } from './wasmLayout';
@@ -173,7 +174,7 @@ export class SeparationWasm {
   /** The leaf pairs of the last {@link walkPairs} (stride 2; the first 2 x its count are valid), a view. */
   pairList(): Int32Array {
     const layout = this.layout;
-    this.list = viewAt(this.list, this.list, this.x.memory.buffer, layout.at.sorted, layout.room.pairs * 2);
+    this.list = viewAt(this.list, Int32Array, this.x.memory.buffer, layout.at.sorted, layout.room.pairs * 2);
     return this.list;
   }
 
@@ -218,7 +219,7 @@ export class SeparationWasm {
    * x, sum y, count and a fourth entry the kernel leaves unused (records added up whole stay exact there).
    */
   slotSums(slots: number): Float64Array {
-    this.sums = viewAt(this.sums, this.sums, this.x.memory.buffer, this.layout.at.sums, 4 * slots);
+    this.sums = viewAt(this.sums, Float64Array, this.x.memory.buffer, this.layout.at.sums, 4 * slots);
     return this.sums;
   }
 
@@ -234,19 +235,21 @@ export class SeparationWasm {
     sumY: Float32Array | Float64Array,
   ): void {
     const at = this.layout.at;
-    // The outputs in the caller's element types, so that the copies out are plain copies.
+    // The outputs in the caller's element types, so that the copies out are plain copies (views made by
+    // the engine's constructors, never the caller's: see viewType).
     const buffer = this.x.memory.buffer;
-    this.outCount = viewAt(this.outCount, counts, buffer, at.oc, end);
-    this.outX = viewAt(this.outX, sumX, buffer, at.ox, end);
-    this.outY = viewAt(this.outY, sumY, buffer, at.oy, end);
+    this.outCount = viewAt(this.outCount, viewType(counts), buffer, at.oc, end);
+    this.outX = viewAt(this.outX, viewType(sumX), buffer, at.ox, end);
+    this.outY = viewAt(this.outY, viewType(sumY), buffer, at.oy, end);
     const i32 = this.i32;
     i32[call.PAIRS >> 2] = this.listPairs;
     i32[call.END >> 2] = end;
     i32[call.KINDS >> 2] = kindOf(counts) | (kindOf(sumX) << 2) | (kindOf(sumY) << 4);
     this.x.scatterLeaves(at.call);
-    counts.set(this.outCount);
-    sumX.set(this.outX);
-    sumY.set(this.outY);
+    // The engine's own copy (a subclass's set is never called).
+    copyInto(counts, this.outCount);
+    copyInto(sumX, this.outX);
+    copyInto(sumY, this.outY);
   }
 
   /**
@@ -265,14 +268,14 @@ export class SeparationWasm {
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;
     // Views in the outputs' element types, so that the copies out are plain copies.
-    const pairA = viewAt(this.pairA, outA, buffer, at.pairA, chunk);
-    const pairB = viewAt(this.pairB, outB, buffer, at.pairB, chunk);
-    const resume = viewAt(this.resume, this.resume, buffer, at.resume, 2);
+    const pairA = viewAt(this.pairA, viewType(outA), buffer, at.pairA, chunk);
+    const pairB = viewAt(this.pairB, viewType(outB), buffer, at.pairB, chunk);
+    const resume = viewAt(this.resume, Int32Array, buffer, at.resume, 2);
     this.pairA = pairA;
     this.pairB = pairB;
     this.resume = resume;
     this.i32[call.PAIRS >> 2] = listPairs;
-    const cap = Math.min(outA.length, outB.length);
+    const cap = Math.min(lengthOf(outA), lengthOf(outB));
     resume[0] = 0;
     resume[1] = 0;
     let found = 0;
@@ -281,8 +284,8 @@ export class SeparationWasm {
       if (found + n > cap) return -1;
       if (found + chunk <= cap) {
         // The whole chunk (entries past n are overwritten by the next chunk, or lie past the count).
-        outA.set(pairA, found);
-        outB.set(pairB, found);
+        copyInto(outA, pairA, found);
+        copyInto(outB, pairB, found);
       } else {
         for (let i = 0; i < n; i++) {
           outA[found + i] = pairA[i];
@@ -308,8 +311,8 @@ export class SeparationWasm {
   private addresses(): void {
     const { at, room, chunk } = this.layout;
     const buffer = this.x.memory.buffer;
-    this.f64 = viewAt(this.f64, this.f64, buffer, at.call, call.CALL_BYTES >> 3);
-    this.i32 = viewAt(this.i32, this.i32, buffer, at.call, call.CALL_BYTES >> 2);
+    this.f64 = viewAt(this.f64, Float64Array, buffer, at.call, call.CALL_BYTES >> 3);
+    this.i32 = viewAt(this.i32, Int32Array, buffer, at.call, call.CALL_BYTES >> 2);
     const i32 = this.i32;
     i32[call.XY >> 2] = at.xy;
     i32[call.IDS >> 2] = at.ids;
@@ -343,7 +346,8 @@ export class SeparationWasm {
 
 /** scatterLeaves' element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
 function kindOf(a: Output): number {
-  return a instanceof Float64Array ? 0 : a instanceof Float32Array ? 1 : 2;
+  const type = typedArrayType(a);
+  return type === 'Float64Array' ? 0 : type === 'Float32Array' ? 1 : 2;
 }
 
 /** undefined: not tried yet; null: this engine cannot compile it (no WebAssembly or no SIMD). */

@@ -22,6 +22,7 @@
  * when a region moved, its length changed or the memory grew.
  */
 
+import { lengthOf, typedArrayType } from '../core/checks';
 import { CALL_BYTES } from './kernels/call';
 import type { Exports } from './wasmModule';
 
@@ -209,26 +210,43 @@ export type Output = Int32Array | Uint32Array | Float32Array | Float64Array;
 
 type ViewType<T> = new (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
 
+/** The engine's typed array constructors by element type: views are made only by these. */
+const VIEW_TYPES: Readonly<Record<string, ViewType<Output>>> = {
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+};
+
+/**
+ * The engine's constructor of `a`'s element type (Int32Array for a subclass of it, or for an Int32Array of
+ * another realm): never the caller's own constructor, whose arguments may mean something else.
+ */
+export function viewType<T extends Output>(a: T): ViewType<T> {
+  return VIEW_TYPES[typedArrayType(a)!] as ViewType<T>;
+}
+
 /**
  * `view` while it still is a view of `length` entries at byte `at` of `buffer` (the memory's buffer now)
- * of `like`'s element type; else a new one there. The one rule by which every view of the memory is made.
+ * of element type `type`; else a new one there. The one rule by which every view of the memory is made.
  */
 export function viewAt<T extends Output>(
   view: T,
-  like: T,
+  type: ViewType<T>,
   buffer: ArrayBuffer,
   at: number,
   length: number,
 ): T {
+  // `view` is always one of ours (made here), so its own properties can be trusted.
   if (
     view.length === length &&
     view.byteOffset === at &&
     view.buffer === buffer &&
-    view.constructor === like.constructor
+    view.constructor === type
   ) {
     return view;
   }
-  return new (like.constructor as ViewType<T>)(buffer, at, length);
+  return new type(buffer, at, length);
 }
 
 /** Copies `source` into the region at byte `at` through `view` (made again by {@link viewAt} if need be). */
@@ -238,7 +256,7 @@ export function copyIn<T extends Float64Array | Int32Array>(
   buffer: ArrayBuffer,
   at: number,
 ): T {
-  const v = viewAt(view, source, buffer, at, source.length);
+  const v = viewAt(view, viewType(source), buffer, at, lengthOf(source));
   v.set(source);
   return v;
 }

@@ -11,29 +11,30 @@
  * The caller never blocks on a helper that has not started: after its own range it takes over, by
  * compareExchange on the range's claim word, every range no helper claimed (a helper still loading, busy or
  * descheduled), and waits only for ranges a helper claimed, at most `patienceMs`; past that the helper is
- * given up on until it has caught up, and the caller does its range too. Where it may, the caller sleeps in
+ * given up on until it has caught up, and the caller does its range too. A helper that misses its
+ * hand-overs for `patienceMs` (a thread that died: a terminated Web Worker says nothing) is given up on the
+ * same way, and one whose thread exits at once (teamRoster.ts). Where it may, the caller sleeps in
  * Atomics.wait while it waits; a browser's main thread may not, so there it spins on Atomics.load (a range
  * takes milliseconds).
  */
 
-import { checkRadius, NAME } from '../core/checks';
+import { checkRadius, describe, NAME } from '../core/checks';
 import { idEnd } from '../core/nodes';
-import type { TreeState } from '../core/state';
+import { TreeState } from '../core/state';
 import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
-  checkOut,
-  type SeparationScratch,
+  checkSeparationOutputs,
+  SeparationScratch,
   type SumArray,
   separationInto,
   separationKernel,
 } from '../crowd/separation';
 import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
-import { INTERNALS, PointQuadtree } from '../PointQuadtree';
+import { INTERNALS } from '../PointQuadtree';
 import { WIDE_SIDE } from '../query/leafPairs';
 import {
-  ATTACHED,
   type Capacity,
   CLAIM,
   createBuffer,
@@ -42,23 +43,30 @@ import {
   FOUND,
   FROM,
   helperWord,
-  MAX_HELPERS,
   MESSAGE_KIND,
-  NO_KERNEL,
   NODES,
   PAIRS,
   RETIRED,
-  SEEN,
   SEQ,
   type SeparationHelperMessage,
   SLOTS,
-  STATE,
   STOP,
   STOPPED,
   TeamViews,
   TO,
 } from './teamLayout';
-import { addRegion, blockingAllowed, cutByWork, now, toRegion, waitFor } from './teamParts';
+import {
+  addRegion,
+  blockingAllowed,
+  checkTeamArgs,
+  cutByWork,
+  now,
+  type PostMessage,
+  toRegion,
+  waitFor,
+  watchExits,
+} from './teamParts';
+import { TeamRoster } from './teamRoster';
 
 /** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
 export interface SeparationHelperPort {
@@ -97,7 +105,8 @@ export type OneThreadReason =
   | 'JavaScript kernel'
   | 'few pairs'
   | 'helpers not ready'
-  | 'helpers late';
+  | 'helpers late'
+  | 'helpers lost';
 
 /** Figures of a team's last {@link SeparationTeam.querySeparationInto} (one object, rewritten each call). */
 export interface SeparationTeamFigures {
@@ -107,7 +116,11 @@ export interface SeparationTeamFigures {
   ready: number;
   /** Ranges of this call the caller did itself because their helper had not claimed them yet. */
   tookOver: number;
-  /** Helpers given up on so far (a range not done within patienceMs, or a helper that threw). */
+  /**
+   * Helpers given up on: for good when it threw, cannot run the kernel or its thread exited; for now (until
+   * it picks up a later call) when it did not finish its range within patienceMs, or missed a hand-over (a
+   * range, or a new buffer) for patienceMs, as a helper whose thread died without a word does.
+   */
   lost: number;
   /** Why the call ran on one thread, '' if it did not. */
   reason: OneThreadReason;
@@ -140,6 +153,28 @@ class TeamCall {
   end = 0;
 }
 
+/**
+ * A crowd tree's state and its separation scratch, each read once through the tree's internal accessors and
+ * checked to be what they are (a Proxy of a tree could answer anything).
+ * @throws TypeError naming the class a tree must be: a CrowdQuadtree, for a PointQuadtree that is not one.
+ */
+function crowdOf(tree: unknown): { t: TreeState; sc: SeparationScratch } {
+  const object = tree !== null && typeof tree === 'object';
+  const internals = object ? (tree as { [INTERNALS]?: unknown })[INTERNALS] : undefined;
+  const t: unknown = typeof internals === 'function' ? internals.call(tree) : null;
+  if (!(t instanceof TreeState)) {
+    throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${describe(tree)}`);
+  }
+  const crowd = (tree as { [CROWD]?: unknown })[CROWD];
+  const sc: unknown = typeof crowd === 'function' ? crowd.call(tree) : null;
+  if (!(sc instanceof SeparationScratch)) {
+    throw new TypeError(
+      `${NAME}: tree must be a CrowdQuadtree (point-quadtree/crowd), got a PointQuadtree: it has no separation join`,
+    );
+  }
+  return { t, sc };
+}
+
 /** The caller's share moves by this factor per call, between these bounds (see SeparationTeamFigures). */
 const SHARE_STEP = 1.03;
 const MIN_SHARE = 0.25;
@@ -167,7 +202,9 @@ export class SeparationTeam {
     waitMs: 0,
     mergeMs: 0,
   };
-  private readonly ports: SeparationHelperPort[];
+  /** The helpers' ports and their postMessage methods, as read when the team was made. */
+  private readonly ports: readonly object[];
+  private readonly posts: readonly PostMessage[];
   private readonly patienceMs: number;
   private readonly minPairs: number;
   private readonly claimWaitMs: number;
@@ -175,11 +212,8 @@ export class SeparationTeam {
   private views: TeamViews | null = null;
   /** Publications so far (generation g is published as SEQ = 2g). */
   private generation = 0;
-  /**
-   * Per helper: 0 in use; g > 0 given up on at generation g (late), used again once it picked up a later
-   * one; -1 given up on for good (it threw, or cannot run the kernel).
-   */
-  private readonly lost: Int32Array;
+  /** Which helpers are in use, and which given up on. */
+  private readonly roster: TeamRoster;
   /** Whether this thread may block in Atomics.wait (not a browser's main thread); null: not known yet. */
   private canBlock: boolean | null = null;
   private disposed = false;
@@ -200,58 +234,33 @@ export class SeparationTeam {
   private readonly arrays = emptyTreeArrays();
 
   /**
-   * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}.
+   * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}. Each
+   *   port's postMessage is read once, here; a port with `once` (a Node worker_threads Worker) is also
+   *   watched for 'exit', which gives its helper up at once.
    * @param options - see {@link SeparationTeamOptions}.
-   * @throws TypeError if `helpers` is not an array of objects with a postMessage method, or if this engine
-   *   has no SharedArrayBuffer; RangeError for more than 15 helpers or a bad option.
+   * @throws TypeError if `helpers` is not an array of objects with a postMessage method, if `options` is
+   *   not an object (or undefined) or an option is not a number (true / false for `timing` and `spin`), or
+   *   if this engine has no SharedArrayBuffer; RangeError for more than 15 helpers or an option out of range.
    */
-  constructor(helpers: readonly SeparationHelperPort[], options: SeparationTeamOptions = {}) {
-    if (!Array.isArray(helpers)) {
-      throw new TypeError(
-        `${NAME}: helpers must be an array of ports with postMessage, got ${typeof helpers}`,
-      );
-    }
-    if (helpers.length > MAX_HELPERS) {
-      throw new RangeError(`${NAME}: a team takes at most ${MAX_HELPERS} helpers, got ${helpers.length}`);
-    }
-    helpers.forEach((port, k) => {
-      const post = (port as { postMessage?: unknown } | null)?.postMessage;
-      if (typeof post !== 'function') {
-        throw new TypeError(`${NAME}: helpers[${k}] must have a postMessage method`);
-      }
+  constructor(helpers: readonly SeparationHelperPort[], options?: SeparationTeamOptions) {
+    const args = checkTeamArgs(helpers, options);
+    const n = args.ports.length;
+    this.ports = args.ports;
+    this.posts = args.posts;
+    this.patienceMs = args.patienceMs;
+    this.minPairs = args.minPairs;
+    this.claimWaitMs = args.claimWaitMs;
+    this.timing = args.timing;
+    if (args.spin) this.canBlock = false;
+    this.roster = new TeamRoster(n, args.patienceMs);
+    this.cuts = new Int32Array(n + 2);
+    this.rangeHelper = new Int32Array(n + 1);
+    this.takenAt = new Int32Array(n);
+    this.doneBy = new Int32Array(n);
+    // A helper whose thread ended is given up on for good (not after a dispose: that stopped it).
+    watchExits(this.ports, (k) => {
+      if (!this.disposed) this.roster.giveUp(k, true, 0);
     });
-    if (helpers.length > 0 && typeof SharedArrayBuffer === 'undefined') {
-      throw new TypeError(
-        `${NAME}: a team needs SharedArrayBuffer, which this engine lacks (a browser page must be cross-origin isolated)`,
-      );
-    }
-    const patience = options.patienceMs ?? 250;
-    if (typeof patience !== 'number' || !(patience >= 0) || patience === Number.POSITIVE_INFINITY) {
-      throw new RangeError(
-        `${NAME}: options.patienceMs must be a finite number >= 0, got ${String(patience)}`,
-      );
-    }
-    const claimWait = options.claimWaitMs ?? 0;
-    if (typeof claimWait !== 'number' || !(claimWait >= 0) || claimWait === Number.POSITIVE_INFINITY) {
-      throw new RangeError(
-        `${NAME}: options.claimWaitMs must be a finite number >= 0, got ${String(claimWait)}`,
-      );
-    }
-    const minPairs = options.minPairs ?? 256;
-    if (typeof minPairs !== 'number' || !Number.isInteger(minPairs) || minPairs < 0) {
-      throw new RangeError(`${NAME}: options.minPairs must be an integer >= 0, got ${String(minPairs)}`);
-    }
-    this.ports = [...helpers];
-    this.patienceMs = patience;
-    this.minPairs = minPairs;
-    this.claimWaitMs = claimWait;
-    this.timing = options.timing === true;
-    if (options.spin === true) this.canBlock = false;
-    this.lost = new Int32Array(helpers.length);
-    this.cuts = new Int32Array(helpers.length + 2);
-    this.rangeHelper = new Int32Array(helpers.length + 1);
-    this.takenAt = new Int32Array(helpers.length);
-    this.doneBy = new Int32Array(helpers.length);
   }
 
   /** Helper threads the team was given. */
@@ -282,7 +291,7 @@ export class SeparationTeam {
     else if (this.disposed) reason = 'disposed';
     else if (wasm === null || separationKernel() !== 'wasm-simd') reason = 'JavaScript kernel';
     if (reason !== '' || wasm === null) {
-      last.lost = this.countLost();
+      last.lost = this.roster.countLost();
       return this.alone(reason);
     }
     last.reason = '';
@@ -317,26 +326,13 @@ export class SeparationTeam {
     sumX: SumArray,
     sumY: SumArray,
   ): void {
-    const crowd = (tree as { [CROWD]?: () => unknown } | null)?.[CROWD];
-    if (typeof crowd !== 'function') {
-      if (tree instanceof PointQuadtree) {
-        throw new TypeError(
-          `${NAME}: tree must be a CrowdQuadtree (point-quadtree/crowd), got a PointQuadtree: it has no separation join`,
-        );
-      }
-      throw new TypeError(
-        `${NAME}: tree must be a PointQuadtree, got ${tree === null ? 'null' : typeof tree}`,
-      );
-    }
-    const t = tree[INTERNALS]() as TreeState;
+    const { t, sc } = crowdOf(tree);
     checkRadius('radius', radius);
     const end = idEnd(t);
-    checkOut('counts', counts, true, end);
-    checkOut('sumX', sumX, false, end);
-    checkOut('sumY', sumY, false, end);
+    checkSeparationOutputs(counts, sumX, sumY, end);
     const call = this.call;
     call.t = t;
-    call.sc = tree[CROWD]();
+    call.sc = sc;
     call.radius = radius;
     call.counts = counts;
     call.sumX = sumX;
@@ -378,7 +374,7 @@ export class SeparationTeam {
     if (this.canBlock === null) this.canBlock = blockingAllowed(v.control);
     const parts = this.readyHelpers(v.control);
     this.parts = parts;
-    if (parts === 1) return 'helpers not ready';
+    if (parts === 1) return this.last.lost === this.ports.length ? 'helpers lost' : 'helpers not ready';
     cutByWork(list, pairs, t.nodeCount, parts, this.last.share, this.cuts);
     // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
     if (this.cuts[1] === pairs) return 'few pairs';
@@ -386,24 +382,20 @@ export class SeparationTeam {
   }
 
   /**
-   * The helpers that can take a range now (attached to this buffer, able to run the kernel, not lost) into
-   * rangeHelper from index 1, their ranges emptied; returns 1 + how many.
+   * The helpers that can take a range now (teamRoster.ts) into rangeHelper from index 1, every helper's range
+   * emptied; returns 1 + how many. With none, a generation with no range is published where a helper given
+   * up on for now may come back: it shows it is alive by picking it up (with no range for anyone, nothing
+   * else would be published again).
    */
   private readyHelpers(control: Int32Array): number {
-    const rangeHelper = this.rangeHelper;
-    let parts = 1;
-    for (let k = 0; k < this.ports.length; k++) {
-      control[helperWord(k, FROM)] = 0;
-      control[helperWord(k, TO)] = 0;
-      const state = Atomics.load(control, helperWord(k, STATE));
-      if (state === NO_KERNEL) this.lost[k] = -1;
-      // Given up on as late: back once it has picked up a later generation than the one it was late in.
-      const lostAt = this.lost[k];
-      if (lostAt > 0 && Atomics.load(control, helperWord(k, SEEN)) >> 1 > lostAt) this.lost[k] = 0;
-      if (state === ATTACHED && this.lost[k] === 0) rangeHelper[parts++] = k;
+    const parts = this.roster.choose(control, this.generation, this.rangeHelper);
+    const last = this.last;
+    last.ready = parts - 1;
+    last.lost = this.roster.countLost();
+    if (parts === 1 && this.roster.mayComeBack()) {
+      Atomics.store(control, SEQ, 2 * ++this.generation);
+      Atomics.notify(control, SEQ);
     }
-    this.last.ready = parts - 1;
-    this.last.lost = this.countLost();
     return parts;
   }
 
@@ -432,6 +424,7 @@ export class SeparationTeam {
       const k = this.rangeHelper[p];
       control[helperWord(k, FROM)] = this.cuts[p];
       control[helperWord(k, TO)] = this.cuts[p + 1];
+      if (this.cuts[p] < this.cuts[p + 1]) this.roster.handed(k, g);
     }
     Atomics.store(control, SEQ, 2 * g);
     Atomics.notify(control, SEQ);
@@ -457,7 +450,10 @@ export class SeparationTeam {
       const k = this.rangeHelper[p];
       if (cuts[p] >= cuts[p + 1]) continue;
       const claim = helperWord(k, CLAIM);
-      if (this.claimWaitMs > 0) waitFor(control, claim, g, this.claimWaitMs, this.canBlock === true);
+      // Not for a helper that missed its last hand-over (it may be gone): its range is taken over at once.
+      if (this.claimWaitMs > 0 && !this.roster.missing(k)) {
+        waitFor(control, claim, g, this.claimWaitMs, this.canBlock === true);
+      }
       const c = Atomics.load(control, claim);
       if (c === g || Atomics.compareExchange(control, claim, c, g) !== c) continue;
       found += this.takeRange(wasm, v, p);
@@ -513,7 +509,7 @@ export class SeparationTeam {
         this.doneBy[this.helped++] = k;
         continue;
       }
-      this.lost[k] = failed ? -1 : g;
+      this.roster.giveUp(k, failed, g);
       this.last.lost++;
       found += this.takeRange(wasm, v, p);
     }
@@ -533,21 +529,33 @@ export class SeparationTeam {
     return this.helped;
   }
 
-  /** Helpers not in use now (given up on, for now or for good). */
-  private countLost(): number {
-    let n = 0;
-    for (let k = 0; k < this.lost.length; k++) if (this.lost[k] !== 0) n++;
-    return n;
-  }
-
-  /** Stops the helpers (each serveSeparation returns 'stopped'); later calls run on the caller alone. */
+  /**
+   * Stops the helpers (each serveSeparation returns 'stopped'), whatever state the team is in: before its
+   * first call (when no helper has a buffer yet) each is sent one that says stop. Later calls run on the
+   * caller alone; a second dispose does nothing.
+   */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     const v = this.views;
-    if (v === null) return;
+    if (v === null) {
+      if (this.ports.length === 0) return;
+      const capacity = { xy: 0, ids: 0, nodes: 0, pairs: 0, slots: 0, helpers: this.ports.length };
+      const buffer = createBuffer(capacity);
+      new Int32Array(buffer)[STOP] = STOPPED;
+      this.postAll(buffer);
+      return;
+    }
     Atomics.store(v.control, STOP, STOPPED);
     Atomics.add(v.control, SEQ, 2);
     Atomics.notify(v.control, SEQ);
+  }
+
+  /** Sends `buffer` to every helper, each with its index (by the postMessage read at construction). */
+  private postAll(buffer: SharedArrayBuffer): void {
+    for (let k = 0; k < this.ports.length; k++) {
+      this.posts[k].call(this.ports[k], { kind: MESSAGE_KIND, buffer, index: k });
+    }
   }
 
   /** The shared buffer, replaced by a larger one (and sent to the helpers) when the tree outgrew it. */
@@ -576,10 +584,9 @@ export class SeparationTeam {
     const buffer = createBuffer(capacity);
     const next = new TeamViews(buffer);
     this.views = next;
-    for (let k = 0; k < this.ports.length; k++) {
-      // Also to helpers given up on as late: they may come back (one given up on for good never reads it).
-      this.ports[k].postMessage({ kind: MESSAGE_KIND, buffer, index: k });
-    }
+    this.roster.newBuffer();
+    // Also to helpers given up on as late: they may come back (one given up on for good never reads it).
+    this.postAll(buffer);
     return next;
   }
 }

@@ -39,8 +39,7 @@ import {
  * @throws TypeError / RangeError if `message` is not a team's message (a shared buffer and a helper index).
  */
 export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
-  const views = checkHelperMessage(message);
-  const { index } = message as { index: number };
+  const { views, index } = checkHelperMessage(message);
   const control = views.control;
   const wasm = separationWasm();
   if (wasm === null) {

@@ -29,7 +29,7 @@
  * Every region starts on a 16-byte boundary.
  */
 
-import { describe, NAME } from '../core/checks';
+import { describe, NAME, sharedBytes } from '../core/checks';
 
 export const SEQ = 0;
 export const STOP = 1;
@@ -129,6 +129,18 @@ export function createBuffer(c: Capacity): SharedArrayBuffer {
   return buffer;
 }
 
+/** The capacities a buffer's header gives (its control words). */
+function capacityOf(control: Int32Array): Capacity {
+  return {
+    xy: control[XY_CAP],
+    ids: control[IDS_CAP],
+    nodes: control[NODES_CAP],
+    pairs: control[PAIRS_CAP],
+    slots: control[SLOTS_CAP],
+    helpers: control[HELPERS],
+  };
+}
+
 /** The views of one shared buffer, the same on every thread. */
 export class TeamViews {
   readonly control: Int32Array;
@@ -145,14 +157,7 @@ export class TeamViews {
   constructor(readonly buffer: SharedArrayBuffer) {
     const control = new Int32Array(buffer, 0, CONTROL_WORDS);
     this.control = control;
-    const c: Capacity = {
-      xy: control[XY_CAP],
-      ids: control[IDS_CAP],
-      nodes: control[NODES_CAP],
-      pairs: control[PAIRS_CAP],
-      slots: control[SLOTS_CAP],
-      helpers: control[HELPERS],
-    };
+    const c = capacityOf(control);
     this.capacity = c;
     const o = offsetsOf(c);
     this.numbers = new Float64Array(buffer, o.f64, 2);
@@ -181,25 +186,47 @@ export function isSeparationHelperMessage(value: unknown): value is SeparationHe
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === MESSAGE_KIND;
 }
 
-/** Checks a helper's message; returns its views. */
-export function checkHelperMessage(message: unknown): TeamViews {
+/**
+ * Checks a helper's message, reading each of its fields once: a team's kind, a SharedArrayBuffer (by its own
+ * getter: a Proxy of one is not) laid out as its header says, and a helper index within it. Returns the
+ * buffer's views and the index.
+ */
+export function checkHelperMessage(message: unknown): { views: TeamViews; index: number } {
   if (!isSeparationHelperMessage(message)) {
     throw new TypeError(
       `${NAME}: message must be a separation helper's message (kind '${MESSAGE_KIND}'), got ${describe(message)}`,
     );
   }
   const { buffer, index } = message;
-  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer)) {
+  const bytes = sharedBytes(buffer);
+  if (bytes < 0) {
     throw new TypeError(`${NAME}: message.buffer must be a SharedArrayBuffer, got ${describe(buffer)}`);
   }
-  if (buffer.byteLength < CONTROL_WORDS * 4) {
-    throw new RangeError(`${NAME}: message.buffer is too short (${buffer.byteLength} bytes) for a team`);
-  }
+  checkHeader(buffer, bytes);
   const views = new TeamViews(buffer);
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= views.capacity.helpers) {
     throw new RangeError(
       `${NAME}: message.index must be an integer from 0 to ${views.capacity.helpers - 1}, got ${describe(index)}`,
     );
   }
-  return views;
+  return { views, index };
+}
+
+/**
+ * Throws unless `buffer` (of `bytes` bytes) is as long as its header's capacities lay it out (from 1 to
+ * MAX_HELPERS helpers).
+ */
+function checkHeader(buffer: SharedArrayBuffer, bytes: number): void {
+  if (bytes < CONTROL_WORDS * 4) {
+    throw new RangeError(`${NAME}: message.buffer is too short (${bytes} bytes) for a team`);
+  }
+  const c = capacityOf(new Int32Array(buffer, 0, CONTROL_WORDS));
+  const sizes = [c.xy, c.ids, c.nodes, c.pairs, c.slots];
+  if (
+    !(c.helpers >= 1 && c.helpers <= MAX_HELPERS && sizes.every((n) => n >= 0) && offsetsOf(c).bytes <= bytes)
+  ) {
+    throw new RangeError(
+      `${NAME}: message.buffer is not a team's buffer (${bytes} bytes, header ${JSON.stringify(c)})`,
+    );
+  }
 }

@@ -1,10 +1,91 @@
 /*
- * The pieces of a separation team's call (team.ts) that work on plain arrays: the cut of the leaf-pair list
- * by work, moving per-slot sums between the kernel and the shared buffer, and waiting for a helper.
+ * The pieces of a separation team (team.ts) that work on plain arrays and values: the checks of its
+ * arguments, the cut of the leaf-pair list by work, moving per-slot sums between the kernel and the shared
+ * buffer, and waiting for a helper.
  */
 
+import { checkOptionsObject, describe, NAME, optionFlag, optionNumber } from '../core/checks';
 import { NODE } from '../query/leafPairs';
-import { SEQ, type TeamViews } from './teamLayout';
+import { MAX_HELPERS, SEQ, type SeparationHelperMessage, type TeamViews } from './teamLayout';
+
+/** A port's postMessage as read when the team was made (called with the port as `this`). */
+export type PostMessage = (this: unknown, message: SeparationHelperMessage) => void;
+
+/** A team's helpers and options, checked; each read once, so a Proxy or a getter cannot change them after. */
+export interface TeamArgs {
+  readonly ports: readonly object[];
+  readonly posts: readonly PostMessage[];
+  readonly patienceMs: number;
+  readonly minPairs: number;
+  readonly claimWaitMs: number;
+  readonly timing: boolean;
+  readonly spin: boolean;
+}
+
+/**
+ * Checks a SeparationTeam's helpers (an array of objects with a postMessage method, at most MAX_HELPERS)
+ * and options (an object or undefined; numbers, and true / false for the flags), reading each once.
+ * @throws TypeError for helpers that are not such an array, options that are not an object, an option of
+ *   the wrong type, or an engine without SharedArrayBuffer; RangeError for too many helpers or a number
+ *   out of range. Every message names the argument and the value (worded by describe).
+ */
+export function checkTeamArgs(helpers: unknown, options: unknown): TeamArgs {
+  if (!Array.isArray(helpers)) {
+    throw new TypeError(
+      `${NAME}: helpers must be an array of ports with postMessage, got ${describe(helpers)}`,
+    );
+  }
+  const n = helpers.length;
+  if (n > MAX_HELPERS) throw new RangeError(`${NAME}: a team takes at most ${MAX_HELPERS} helpers, got ${n}`);
+  const ports: object[] = [];
+  const posts: PostMessage[] = [];
+  for (let k = 0; k < n; k++) {
+    const port: unknown = helpers[k];
+    const post =
+      port !== null && typeof port === 'object' ? (port as { postMessage?: unknown }).postMessage : 0;
+    if (typeof post !== 'function') {
+      throw new TypeError(`${NAME}: helpers[${k}] must have a postMessage method, got ${describe(port)}`);
+    }
+    ports.push(port as object);
+    posts.push(post as PostMessage);
+  }
+  if (n > 0 && typeof SharedArrayBuffer === 'undefined') {
+    throw new TypeError(
+      `${NAME}: a team needs SharedArrayBuffer, which this engine lacks (a browser page must be cross-origin isolated)`,
+    );
+  }
+  const o = checkOptionsObject(options, true) as Record<string, unknown>;
+  const patienceMs = milliseconds('options.patienceMs', o.patienceMs, 250);
+  const claimWaitMs = milliseconds('options.claimWaitMs', o.claimWaitMs, 0);
+  const minPairs = optionNumber('options.minPairs', o.minPairs, 256);
+  if (!Number.isInteger(minPairs) || minPairs < 0) {
+    throw new RangeError(`${NAME}: options.minPairs must be an integer >= 0, got ${describe(minPairs)}`);
+  }
+  const timing = optionFlag('options.timing', o.timing);
+  const spin = optionFlag('options.spin', o.spin);
+  return { ports, posts, patienceMs, minPairs, claimWaitMs, timing, spin };
+}
+
+/** A duration option, ms: a finite number >= 0 (`fallback` where undefined). */
+function milliseconds(name: string, value: unknown, fallback: number): number {
+  const ms = optionNumber(name, value, fallback);
+  if (!(ms >= 0) || ms === Number.POSITIVE_INFINITY) {
+    throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(ms)}`);
+  }
+  return ms;
+}
+
+/**
+ * Calls `exited(k)` once helper k's thread has ended, where its port says so: a port with `once` (a Node
+ * worker_threads Worker) emits 'exit'. A Web Worker says nothing when it ends; the team notices such a
+ * helper by the hand-overs it misses (team.ts).
+ */
+export function watchExits(ports: readonly object[], exited: (k: number) => void): void {
+  ports.forEach((port, k) => {
+    const once = (port as { once?: unknown }).once;
+    if (typeof once === 'function') once.call(port, 'exit', () => exited(k));
+  });
+}
 
 /**
  * A spinning caller reads the clock once per this many + 1 spins (a tenth of a millisecond or so): each reading

@@ -8,7 +8,7 @@
  * WebAssembly one, crowd/); pairsInto runs it first and this join only when it declines the call.
  */
 
-import { NAME } from '../core/checks';
+import { lengthOf, NAME } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { pointRectDist2 } from '../core/geometry';
 import type { IdArray } from '../core/scratch';
@@ -29,7 +29,7 @@ export function joinPairs(t: TreeState, radius: number, outA: IdArray, outB: IdA
   const rect = t.nodeLoose;
   const child = t.nodeChild;
   const count = t.nodeCount;
-  const cap = Math.min(outA.length, outB.length);
+  const cap = Math.min(lengthOf(outA), lengthOf(outB));
   // Every difference times s (1 at ordinary radii, see distanceScale): squares cannot overflow or underflow.
   const s = distanceScale(radius);
   const r2 = radius * s * (radius * s);

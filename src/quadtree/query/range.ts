@@ -25,12 +25,13 @@ export function appendResults(out: number[], results: Int32Array, n: number): vo
 }
 
 /**
- * The ids within the closed circle q[2..4] (x, y, radius, checked) into `out` from index 0; returns the
- * count and writes the walk's figures into `stats`.
+ * The ids within the closed circle q[2..4] (x, y, radius, checked) into `out` (of length `cap`, as the
+ * output check read it) from index 0; returns the count and writes the walk's figures into `stats`.
  */
 export function circleInto(
   t: TreeState,
   out: Int32Array | Uint32Array,
+  cap: number,
   q: Float64Array,
   stats: QueryStats,
 ): number {
@@ -44,7 +45,6 @@ export function circleInto(
     // Every difference times s (1 at ordinary radii): squared distances cannot overflow or underflow.
     const s = distanceScale(radius);
     const r2 = radius * s * (radius * s);
-    const cap = out.length;
     const lb = t.nodeLoose;
     const child = t.nodeChild;
     const count = t.nodeCount;
@@ -111,7 +111,7 @@ export function circleInto(
         const meets = circleMeets(lb, k, x, y, r2, s);
         if (meets === CIRCLE_APART) continue;
         if (meets === CIRCLE_COVERS) {
-          found = collectAll(t, k, out, found);
+          found = collectAll(t, k, out, cap, found);
           visited += t.query.collected;
         } else {
           stack[sp++] = k;
@@ -126,12 +126,13 @@ export function circleInto(
 }
 
 /**
- * The ids within the closed rectangle q[2..5] (minX, minY, maxX, maxY, checked) into `out` from index 0;
- * returns the count and writes the walk's figures into `stats`.
+ * The ids within the closed rectangle q[2..5] (minX, minY, maxX, maxY, checked) into `out` (of length
+ * `cap`) from index 0; returns the count and writes the walk's figures into `stats`.
  */
 export function rectInto(
   t: TreeState,
   out: Int32Array | Uint32Array,
+  cap: number,
   q: Float64Array,
   stats: QueryStats,
 ): number {
@@ -143,7 +144,6 @@ export function rectInto(
   let visited = 0;
   let tested = 0;
   if (t.size > 0) {
-    const cap = out.length;
     const lb = t.nodeLoose;
     const child = t.nodeChild;
     const count = t.nodeCount;
@@ -203,7 +203,7 @@ export function rectInto(
         const b = k << 2;
         if (lb[b] > maxX || lb[b + 1] > maxY || lb[b + 2] < minX || lb[b + 3] < minY) continue;
         if (lb[b] >= minX && lb[b + 1] >= minY && lb[b + 2] <= maxX && lb[b + 3] <= maxY) {
-          found = collectAll(t, k, out, found);
+          found = collectAll(t, k, out, cap, found);
           visited += t.query.collected;
         } else {
           stack[sp++] = k;
@@ -218,16 +218,22 @@ export function rectInto(
 }
 
 /**
- * Writes every id below node `n` into `out` from index `found` without testing them; returns the new
- * count and leaves the number of nodes visited in `t.query.collected`.
+ * Writes every id below node `n` into `out` (of length `cap`) from index `found` without testing them;
+ * returns the new count and leaves the number of nodes visited in `t.query.collected`.
  */
-function collectAll(t: TreeState, n: number, out: Int32Array | Uint32Array, found: number): number {
+function collectAll(
+  t: TreeState,
+  n: number,
+  out: Int32Array | Uint32Array,
+  cap: number,
+  found: number,
+): number {
   const child = t.nodeChild;
   const count = t.nodeCount;
   const start = t.nodeStart;
   const ids = t.pool.ids;
   // Every item below `n` is in the answer, so this check is exact.
-  if (found + count[n] > out.length) outOfRoom(out.length, t.size);
+  if (found + count[n] > cap) outOfRoom(cap, t.size);
   const walk = t.query.collect;
   let stack = walk.items;
   let sp = 0;
