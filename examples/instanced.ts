@@ -45,8 +45,9 @@ scene.add(enemies);
 const tree = indexInstances(enemies, { bounds: WORLD, maxItems: 16 });
 const leaves = new QuadtreeHelper(tree, { height: 0.05, color: 0x3f7f5f });
 const visited = new QuadtreeHelper(tree, { mode: 'visited', height: 0.1, color: HIT });
+scene.add(leaves, visited);
 const ring = new THREE.Mesh(new THREE.RingGeometry(RADIUS - 0.3, RADIUS, 64).rotateX(-Math.PI / 2));
-scene.add(leaves, visited, ring);
+scene.add(ring);
 
 // The mouse on the ground (y = 0).
 const mouse = new THREE.Vector3();
