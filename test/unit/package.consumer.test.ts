@@ -309,6 +309,33 @@ const BUNDLE_THREE = `import { indexInstances, QuadtreeHelper, syncInstances } f
 export { indexInstances, QuadtreeHelper, syncInstances };
 `;
 
+/** A new ESM project `name` in `work` with `packages` (tarballs, folders) installed offline; its folder. */
+async function emptyProject(work: string, name: string, packages: string[]): Promise<string> {
+  const dir = path.join(work, name);
+  await mkdir(dir);
+  await writeFile(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], dir);
+  return dir;
+}
+
+/** The two module resolutions a TypeScript user may have. */
+const RESOLUTIONS = [
+  ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+  ['node16', { module: 'node16', moduleResolution: 'node16' }],
+] as const;
+
+/** Type-checks `source` as `file` in `dir` with `compilerOptions` (the repository's tsc, by path). */
+async function typeCheck(dir: string, file: string, source: string, compilerOptions: object, name: string) {
+  await writeFile(path.join(dir, file), source);
+  const config = `tsconfig.${name}.json`;
+  await writeFile(path.join(dir, config), JSON.stringify({ compilerOptions, files: [file] }, null, 2));
+  const tsc = await binOf('typescript', 'tsc');
+  await sh(process.execPath, [tsc, '-p', config], dir);
+}
+
 interface Minified {
   min: number;
   gzip: number;
@@ -334,6 +361,11 @@ async function minified(dir: string, entry: string, from = dir, external: string
   return { min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, text: out.outputFiles[0].text };
 }
 
+/** A bundle's size as the README's tables give it. */
+function kB(b: Minified): string {
+  return `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
+}
+
 describe(`the packed ${NAME} package, installed into an empty project`, () => {
   let work = '';
   let consumer = '';
@@ -351,17 +383,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     tarball = path.join(work, pack[0].filename);
     packed = pack[0].files.map((f) => f.path).sort();
 
-    consumer = path.join(work, 'consumer');
-    await mkdir(consumer);
-    await writeFile(
-      path.join(consumer, 'package.json'),
-      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
-    );
-    await sh(
-      'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
-      consumer,
-    );
+    consumer = await emptyProject(work, 'consumer', [tarball]);
   }, SLOW);
 
   afterAll(async () => {
@@ -436,21 +458,9 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     SLOW,
   );
 
-  it.each([
-    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
-    ['node16', { module: 'node16', moduleResolution: 'node16' }],
-  ])(
+  it.each(RESOLUTIONS)(
     'type-checks a strict TypeScript consumer of the public types under moduleResolution %s',
-    async (name, resolution) => {
-      await writeFile(path.join(consumer, 'consumer.ts'), CONSUMER_TS);
-      const config = `tsconfig.${name}.json`;
-      await writeFile(
-        path.join(consumer, config),
-        JSON.stringify({ compilerOptions: { ...STRICT, ...resolution }, files: ['consumer.ts'] }, null, 2),
-      );
-      const tsc = await binOf('typescript', 'tsc');
-      await sh(process.execPath, [tsc, '-p', config], consumer);
-    },
+    (name, resolution) => typeCheck(consumer, 'consumer.ts', CONSUMER_TS, { ...STRICT, ...resolution }, name),
     SLOW,
   );
 
@@ -476,7 +486,6 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       );
       const kdbush = await minified(consumer, 'kdbush.mjs', root);
       const flatbush = await minified(consumer, 'flatbush.mjs', root);
-      const kB = (b: Minified) => `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
       console.log(
         `bundle size, min / min+gzip (esbuild --bundle --minify, gzip -9): ${NAME} { PointQuadtree } ${kB(tree)}; ` +
           `with checkInvariants from ${NAME}/debug ${kB(debug)}; kdbush ${kB(kdbush)}; flatbush ${kB(flatbush)}`,
@@ -516,28 +525,13 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     let project = '';
 
     beforeAll(async () => {
-      project = path.join(work, 'consumer-three');
-      await mkdir(project);
-      await writeFile(
-        path.join(project, 'package.json'),
-        `${JSON.stringify({ name: 'consumer-three', private: true, type: 'module' }, null, 2)}\n`,
-      );
       // three and its types as a three.js app has them; offline, so linked from the repository's
       // node_modules (npm links a folder; @types/three's own dependencies resolve from there).
-      await sh(
-        'npm',
-        [
-          'install',
-          '--offline',
-          '--no-audit',
-          '--no-fund',
-          '--ignore-scripts',
-          tarball,
-          path.join(root, 'node_modules/three'),
-          path.join(root, 'node_modules/@types/three'),
-        ],
-        project,
-      );
+      project = await emptyProject(work, 'consumer-three', [
+        tarball,
+        path.join(root, 'node_modules/three'),
+        path.join(root, 'node_modules/@types/three'),
+      ]);
     }, SLOW);
 
     it(
@@ -573,25 +567,10 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       SLOW,
     );
 
-    it.each([
-      ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
-      ['node16', { module: 'node16', moduleResolution: 'node16' }],
-    ])(
+    it.each(RESOLUTIONS)(
       'type-checks a strict TypeScript consumer of point-quadtree/three under moduleResolution %s',
-      async (name, resolution) => {
-        await writeFile(path.join(project, 'three.ts'), THREE_TS);
-        const config = `tsconfig.${name}.json`;
-        await writeFile(
-          path.join(project, config),
-          JSON.stringify(
-            { compilerOptions: { ...THREE_STRICT, ...resolution }, files: ['three.ts'] },
-            null,
-            2,
-          ),
-        );
-        const tsc = await binOf('typescript', 'tsc');
-        await sh(process.execPath, [tsc, '-p', config], project);
-      },
+      (name, resolution) =>
+        typeCheck(project, 'three.ts', THREE_TS, { ...THREE_STRICT, ...resolution }, name),
       SLOW,
     );
 
@@ -607,7 +586,6 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
         expect(helper.text).toMatch(/from\s*"three"/);
         expect(helper.text).not.toContain('PointQuadtree:');
         expect(adapter.text).toContain('PointQuadtree:');
-        const kB = (b: Minified) => `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
         console.log(
           `bundle size, min / min+gzip (esbuild --bundle --minify --external:three, gzip -9): ` +
             `{ QuadtreeHelper } from ${NAME}/three ${kB(helper)}; ` +
