@@ -40,6 +40,15 @@ export default defineConfig({
         scene: fileURLToPath(new URL('./index.html', import.meta.url)),
         instanced: fileURLToPath(new URL('./examples/instanced.html', import.meta.url)),
       },
+      // The code both pages share (three, the library) in chunks named for it, not for their first module.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'three', test: /[\\/]node_modules[\\/]three[\\/]/ },
+            { name: 'point-quadtree', test: /[\\/]src[\\/]quadtree[\\/]/ },
+          ],
+        },
+      },
     },
   },
 });
