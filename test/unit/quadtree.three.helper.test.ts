@@ -302,9 +302,13 @@ describe("QuadtreeHelper 'visited' mode", () => {
 describe('QuadtreeHelper input and disposal', () => {
   it.each<[string, QuadtreeHelperOptions, RegExp]>([
     ['plane', { plane: 'yz' as 'xz' }, /^QuadtreeHelper: plane must be 'xz' or 'xy', got 'yz'$/],
+    [
+      'plane from the prototype',
+      { plane: 'toString' as 'xz' },
+      /plane must be 'xz' or 'xy', got 'toString'$/,
+    ],
     ['mode', { mode: 'all' as 'leaves' }, /^QuadtreeHelper: mode must be 'leaves' or 'visited', got 'all'$/],
     ['height', { height: Number.NaN }, /^QuadtreeHelper: height must be a finite number, got NaN$/],
-    ['height type', { height: '1' as unknown as number }, /height must be a finite number, got '1'$/],
     ['opacity', { opacity: 1.5 }, /^QuadtreeHelper: opacity must be a number from 0 to 1, got 1.5$/],
     ['capacity', { capacity: 0 }, /^QuadtreeHelper: capacity must be an integer >= 1, got 0$/],
     ['capacity fraction', { capacity: 2.5 }, /capacity must be an integer >= 1, got 2.5$/],
@@ -312,6 +316,21 @@ describe('QuadtreeHelper input and disposal', () => {
     expect(() => new QuadtreeHelper(tree(5), options)).toThrow(RangeError);
     expect(() => new QuadtreeHelper(tree(5), options)).toThrow(message);
   });
+
+  it.each<[string, unknown, RegExp]>([
+    ['height', { height: '1' }, /^QuadtreeHelper: height must be a number, got '1'$/],
+    ['opacity', { opacity: null }, /^QuadtreeHelper: opacity must be a number, got null$/],
+    ['capacity', { capacity: 10n }, /^QuadtreeHelper: capacity must be a number, got 10$/],
+    ['options', 5, /^QuadtreeHelper: options must be an object, got 5$/],
+    ['options', null, /^QuadtreeHelper: options must be an object, got null$/],
+  ])(
+    'a %s that is not a number (or an object) is a TypeError, never converted',
+    (_name, options, message) => {
+      const make = () => new QuadtreeHelper(tree(5), options as QuadtreeHelperOptions);
+      expect(make).toThrow(TypeError);
+      expect(make).toThrow(message);
+    },
+  );
 
   it('a tree that is not a PointQuadtree is a TypeError', () => {
     expect(() => new QuadtreeHelper(null as unknown as PointQuadtree)).toThrow(
@@ -326,9 +345,8 @@ describe('QuadtreeHelper input and disposal', () => {
     h.setCircle(5, 5, 10);
     h.update();
     const before = drawnRects(h);
-    expect(() => h.setCircle(Number.NaN, 0, 1)).toThrow(
-      /^QuadtreeHelper: circle centre must be finite, got \(NaN, 0\)$/,
-    );
+    expect(() => h.setCircle(Number.NaN, 0, 1)).toThrow(/^QuadtreeHelper: x must be finite, got NaN$/);
+    expect(() => h.setCircle(0, '1' as unknown as number, 1)).toThrow(TypeError);
     expect(() => h.setCircle(0, Number.POSITIVE_INFINITY, 1)).toThrow(RangeError);
     expect(() => h.setCircle(0, 0, -3)).toThrow(
       /^QuadtreeHelper: radius must be a finite number >= 0, got -3$/,

@@ -72,23 +72,35 @@ const AXES: Readonly<Record<QuadtreeHelperPlane, readonly [number, number, numbe
   xy: [0, 1, 2],
 };
 
-function describe(value: unknown): string {
+/** A value as a message shows it: strings quoted. */
+function shown(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : String(value);
 }
 
-/** The options merged over the defaults, each checked: RangeError naming the option and the value. */
+/**
+ * Checks a number argument as the library does, without converting it: TypeError if it is not a number,
+ * RangeError if it breaks `rule` (which `ok` tests). Both name the argument and the value.
+ */
+function checkNumber(name: string, value: unknown, ok: (n: number) => boolean, rule: string): void {
+  if (typeof value !== 'number')
+    throw new TypeError(`${NAME}: ${name} must be a number, got ${shown(value)}`);
+  if (!ok(value)) throw new RangeError(`${NAME}: ${name} must be ${rule}, got ${shown(value)}`);
+}
+
+const isRadius = (n: number): boolean => n >= 0 && n < Number.POSITIVE_INFINITY;
+
+/** The options merged over the defaults, each checked (see the constructor's `@throws`). */
 function checkedOptions(options: QuadtreeHelperOptions): Required<QuadtreeHelperOptions> {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`${NAME}: options must be an object, got ${shown(options)}`);
   const o = { ...DEFAULTS, ...options };
-  if (!(o.plane in AXES))
-    throw new RangeError(`${NAME}: plane must be 'xz' or 'xy', got ${describe(o.plane)}`);
+  if (o.plane !== 'xz' && o.plane !== 'xy')
+    throw new RangeError(`${NAME}: plane must be 'xz' or 'xy', got ${shown(o.plane)}`);
   if (o.mode !== 'leaves' && o.mode !== 'visited')
-    throw new RangeError(`${NAME}: mode must be 'leaves' or 'visited', got ${describe(o.mode)}`);
-  if (typeof o.height !== 'number' || !Number.isFinite(o.height))
-    throw new RangeError(`${NAME}: height must be a finite number, got ${describe(o.height)}`);
-  if (typeof o.opacity !== 'number' || !(o.opacity >= 0 && o.opacity <= 1))
-    throw new RangeError(`${NAME}: opacity must be a number from 0 to 1, got ${describe(o.opacity)}`);
-  if (!Number.isInteger(o.capacity) || o.capacity < 1)
-    throw new RangeError(`${NAME}: capacity must be an integer >= 1, got ${describe(o.capacity)}`);
+    throw new RangeError(`${NAME}: mode must be 'leaves' or 'visited', got ${shown(o.mode)}`);
+  checkNumber('height', o.height, Number.isFinite, 'a finite number');
+  checkNumber('opacity', o.opacity, (n) => n >= 0 && n <= 1, 'a number from 0 to 1');
+  checkNumber('capacity', o.capacity, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
   return o;
 }
 
@@ -149,13 +161,13 @@ export class QuadtreeHelper extends LineSegments<BufferGeometry, LineBasicMateri
 
   /**
    * Draws `tree` at once (an `update()`).
-   * @throws TypeError if `tree` has no `visitNodes`; RangeError naming the option for a `plane` or `mode`
-   *   not listed, a `height` that is not finite, an `opacity` outside 0..1, a `capacity` that is not an
-   *   integer >= 1.
+   * @throws TypeError if `tree` has no `visitNodes`, `options` is not an object, or `height`, `opacity` or
+   *   `capacity` is not a number; RangeError naming the option for a `plane` or `mode` not listed, a `height`
+   *   that is not finite, an `opacity` outside 0..1, a `capacity` that is not an integer >= 1.
    */
   constructor(tree: PointQuadtree, options: QuadtreeHelperOptions = {}) {
     if (typeof (tree as Partial<PointQuadtree> | null)?.visitNodes !== 'function')
-      throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${describe(tree)}`);
+      throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${shown(tree)}`);
     const o = checkedOptions(options);
     const positions = new Float32Array(o.capacity * FLOATS_PER_RECT);
     const material = new LineBasicMaterial({
@@ -186,13 +198,17 @@ export class QuadtreeHelper extends LineSegments<BufferGeometry, LineBasicMateri
   /**
    * The circle whose visited leaves a `'visited'` helper draws, in tree units (on the `'xz'` plane: world
    * x, world z). Redrawn at the next `update()`.
-   * @throws RangeError if x or y is not finite or radius is not a finite number >= 0 (nothing changes).
+   * @throws TypeError if x, y or radius is not a number; RangeError if x or y is not finite or radius is not
+   *   a finite number >= 0. The circle stays as it was.
    */
   setCircle(x: number, y: number, radius: number): void {
-    if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y))
-      throw new RangeError(`${NAME}: circle centre must be finite, got (${describe(x)}, ${describe(y)})`);
-    if (typeof radius !== 'number' || !(radius >= 0 && radius < Number.POSITIVE_INFINITY))
-      throw new RangeError(`${NAME}: radius must be a finite number >= 0, got ${describe(radius)}`);
+    // Called every frame: the checks that pass are written out here, the messages come from checkNumber.
+    const fine = typeof radius === 'number' && radius >= 0 && radius < Number.POSITIVE_INFINITY;
+    if (!(fine && Number.isFinite(x) && Number.isFinite(y))) {
+      checkNumber('x', x, Number.isFinite, 'finite');
+      checkNumber('y', y, Number.isFinite, 'finite');
+      checkNumber('radius', radius, isRadius, 'a finite number >= 0');
+    }
     this.cx = x;
     this.cy = y;
     this.radius = radius;
