@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig } from 'vite';
 
 /**
@@ -31,7 +32,23 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    // three.js alone is ~650 kB minified; the scene is one page, so one chunk is what we want.
+    // three.js alone is ~650 kB minified; each page is one chunk of it and its own code.
     chunkSizeWarningLimit: 1000,
+    // Two pages: the scene, and the package's three.js example (`npm run dev` serves both as they are).
+    rolldownOptions: {
+      input: {
+        scene: fileURLToPath(new URL('./index.html', import.meta.url)),
+        instanced: fileURLToPath(new URL('./examples/instanced.html', import.meta.url)),
+      },
+      // The code both pages share (three, the library) in chunks named for it, not for their first module.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'three', test: /[\\/]node_modules[\\/]three[\\/]/ },
+            { name: 'point-quadtree', test: /[\\/]src[\\/]quadtree[\\/]/ },
+          ],
+        },
+      },
+    },
   },
 });

@@ -20,6 +20,8 @@ export const LIBRARY_FOLDERS: Readonly<Record<string, string>> = {
   'crowd/kernels': 'the AssemblyScript sources of the WebAssembly kernels and their build',
   parallel:
     'point-quadtree/parallel: the fused join split over helper threads (the calling side, the helpers, the shared buffer)',
+  three:
+    'point-quadtree/three: the three.js helper that draws the leaves (QuadtreeHelper) and the XZ adapter for an InstancedMesh or Object3D[]; the only folder that imports three, and the library only through ../index',
   scripts: "the package's build",
 };
 

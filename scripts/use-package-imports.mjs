@@ -7,6 +7,7 @@
 // A relative specifier that lands in src/quadtree becomes:
 //   src/quadtree, src/quadtree/index  ->  point-quadtree
 //   src/quadtree/debug                ->  point-quadtree/debug
+//   src/quadtree/three, .../three/index ->  point-quadtree/three
 //   src/quadtree/<anything else>      ->  point-quadtree/internal/<anything else>  (tests of internals; this
 //                                        subpath resolves only under the repository's source condition)
 // Files inside src/quadtree keep their relative imports: they are the package. Idempotent, so it can be run
@@ -40,7 +41,7 @@ function packageSpecifier(file, spec) {
     .replace(/\.(ts|js)$/, '')
     .replace(/(^|\/)index$/, '');
   if (inner === '') return NAME;
-  if (inner === 'debug') return `${NAME}/debug`;
+  if (inner === 'debug' || inner === 'three') return `${NAME}/${inner}`;
   return `${NAME}/internal/${inner}`;
 }
 

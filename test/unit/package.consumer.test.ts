@@ -5,7 +5,11 @@
  * ESM consumer whose answers are checked against brute force; tsc type-checks a strict TypeScript consumer
  * under moduleResolution bundler and node16 (the repository's own TypeScript, by path); esbuild bundles a
  * consumer that imports only PointQuadtree and the test prints its minified and gzipped size; publint and
- * @arethetypeswrong/cli lint the tarball. Nothing here reads the library's sources: only the tarball.
+ * @arethetypeswrong/cli lint the tarball. That project has no three.js, so its passing shows the core needs
+ * none. A second project also installs three (and @types/three), linked from the repository's node_modules
+ * offline, and does the same for `point-quadtree/three`: three's objects made in Node without WebGL, a strict
+ * TypeScript consumer, and the bundle of `{ QuadtreeHelper }` with three external. Nothing here reads the
+ * library's sources: only the tarball.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -304,6 +308,130 @@ function readmeSizes(readme: string): Map<string, [number, number]> {
   return rows;
 }
 
+/**
+ * A three.js user in Node: instanced enemies indexed by world X/Z, moved and synced, queried; the helper
+ * drawn from the same tree; objects too. No WebGL: three's objects need none until rendered.
+ */
+const THREE_MJS = `import { readFileSync } from 'node:fs';
+import { PointQuadtree } from '${NAME}';
+import { checkInvariants } from '${NAME}/debug';
+import { indexInstances, indexObjects, QuadtreeHelper, syncInstances, syncObjects } from '${NAME}/three';
+import { BoxGeometry, InstancedMesh, LineSegments, Matrix4, MeshBasicMaterial, Object3D } from 'three';
+
+const { start, moved, queries } = JSON.parse(readFileSync(new URL('./data.json', import.meta.url), 'utf8'));
+const n = start.xs.length;
+const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), n);
+const m = new Matrix4();
+const place = (p) => { for (let i = 0; i < n; i++) mesh.setMatrixAt(i, m.makeTranslation(p.xs[i], 7, p.ys[i])); };
+place(start);
+const tree = indexInstances(mesh, { maxItems: 16 });
+const circles = () => queries.map((q) => tree.queryCircle(q.x, q.y, q.r));
+const before = circles();
+place(moved);
+syncInstances(tree, mesh);
+checkInvariants(tree);
+const after = circles();
+const helper = new QuadtreeHelper(tree, { height: 0.1 });
+const objects = [0, 1, 2].map((i) => new Object3D());
+objects.forEach((o, i) => o.position.set(start.xs[i], 0, start.ys[i]));
+const few = indexObjects(objects);
+objects[1].position.set(-5, 0, -5);
+syncObjects(few, objects);
+let error = null;
+try {
+  new QuadtreeHelper(tree, { plane: 'yz' });
+} catch (e) {
+  error = e.name + ': ' + e.message;
+}
+console.log(JSON.stringify({
+  sameClass: tree instanceof PointQuadtree,
+  lineSegments: helper instanceof LineSegments,
+  leaves: tree.stats().leaves,
+  rects: helper.rectCount,
+  vertices: helper.geometry.drawRange.count,
+  before,
+  after,
+  moved1: few.queryCircle(-5, -5, 0),
+  error,
+}));
+`;
+
+/** A strict TypeScript user of point-quadtree/three (three's types need the DOM's, as in any three.js app). */
+const THREE_TS = `import type { PointQuadtree } from '${NAME}';
+import {
+  indexInstances,
+  indexObjects,
+  QuadtreeHelper,
+  type QuadtreeHelperOptions,
+  syncInstances,
+  syncObjects,
+  type XZIndexOptions,
+} from '${NAME}/three';
+import { BoxGeometry, InstancedMesh, LineSegments, MeshBasicMaterial, Object3D } from 'three';
+
+const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 10);
+const options: XZIndexOptions = { maxItems: 8, looseness: 1 };
+const tree: PointQuadtree = indexInstances(mesh, options);
+syncInstances(tree, mesh);
+const objects: Object3D[] = [new Object3D()];
+syncObjects(indexObjects(objects, { bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } }), objects);
+const helperOptions: QuadtreeHelperOptions = { plane: 'xy', height: 1, mode: 'visited', color: '#ff0000' };
+const helper = new QuadtreeHelper(tree, helperOptions);
+const asLines: LineSegments = helper;
+helper.setCircle(0, 0, 5);
+const redrew: boolean = helper.update();
+const drawn: number = helper.rectCount + helper.capacityRects;
+helper.tree = tree;
+helper.mode = 'leaves';
+helper.dispose();
+
+// @ts-expect-error the plane is 'xz' or 'xy'
+const wrongPlane: QuadtreeHelperOptions = { plane: 'yz' };
+// @ts-expect-error the plane is read-only after construction
+helper.plane = 'xz';
+// @ts-expect-error syncInstances takes an InstancedMesh
+syncInstances(tree, objects);
+
+export { asLines, drawn, redrew, wrongPlane };
+`;
+
+const THREE_STRICT = { ...STRICT, lib: ['es2022', 'dom'] };
+
+/** A bundled user of the helper alone, and of the helper and the adapter; three is the app's, not bundled. */
+const BUNDLE_HELPER = `import { QuadtreeHelper } from '${NAME}/three';
+export { QuadtreeHelper };
+`;
+const BUNDLE_THREE = `import { indexInstances, QuadtreeHelper, syncInstances } from '${NAME}/three';
+export { indexInstances, QuadtreeHelper, syncInstances };
+`;
+
+/** A new ESM project `name` in `work` with `packages` (tarballs, folders) installed offline; its folder. */
+async function emptyProject(work: string, name: string, packages: string[]): Promise<string> {
+  const dir = path.join(work, name);
+  await mkdir(dir);
+  await writeFile(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], dir);
+  return dir;
+}
+
+/** The two module resolutions a TypeScript user may have. */
+const RESOLUTIONS = [
+  ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+  ['node16', { module: 'node16', moduleResolution: 'node16' }],
+] as const;
+
+/** Type-checks `source` as `file` in `dir` with `compilerOptions` (the repository's tsc, by path). */
+async function typeCheck(dir: string, file: string, source: string, compilerOptions: object, name: string) {
+  await writeFile(path.join(dir, file), source);
+  const config = `tsconfig.${name}.json`;
+  await writeFile(path.join(dir, config), JSON.stringify({ compilerOptions, files: [file] }, null, 2));
+  const tsc = await binOf('typescript', 'tsc');
+  await sh(process.execPath, [tsc, '-p', config], dir);
+}
+
 interface Minified {
   min: number;
   gzip: number;
@@ -311,8 +439,9 @@ interface Minified {
 }
 
 /** `entry` (in `dir`) bundled and minified as a user's bundler would, resolving packages from `from`. */
-async function minified(dir: string, entry: string, from = dir): Promise<Minified> {
+async function minified(dir: string, entry: string, from = dir, external: string[] = []): Promise<Minified> {
   const out = await build({
+    external,
     absWorkingDir: dir,
     entryPoints: [path.join(dir, entry)],
     nodePaths: [path.join(from, 'node_modules')],
@@ -326,6 +455,11 @@ async function minified(dir: string, entry: string, from = dir): Promise<Minifie
   });
   const bytes = out.outputFiles[0].contents;
   return { min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, text: out.outputFiles[0].text };
+}
+
+/** A bundle's size as the README's tables give it. */
+function kB(b: Minified): string {
+  return `${(b.min / 1000).toFixed(1)} / ${(b.gzip / 1000).toFixed(1)} kB`;
 }
 
 describe(`the packed ${NAME} package, installed into an empty project`, () => {
@@ -348,17 +482,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     tarball = path.join(work, pack[0].filename);
     packed = pack[0].files.map((f) => f.path).sort();
 
-    consumer = path.join(work, 'consumer');
-    await mkdir(consumer);
-    await writeFile(
-      path.join(consumer, 'package.json'),
-      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
-    );
-    await sh(
-      'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
-      consumer,
-    );
+    consumer = await emptyProject(work, 'consumer', [tarball]);
   }, SLOW);
 
   afterAll(async () => {
@@ -399,12 +523,16 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       'crowd/kernels/separation.ts',
       'crowd/kernels/build.mjs',
       'crowd/separationWasm.ts',
+      'dist/three/index.js',
+      'dist/three/index.d.ts',
+      'dist/three/QuadtreeHelper.js',
+      'dist/three/xzIndex.js',
     ]) {
       expect(packed, `the tarball should hold ${file}`).toContain(file);
     }
     // The declaration maps point at the sources, so those ship too; the build script and tsconfig do not.
     expect(packed).toContain('index.ts');
-    expect(packed.filter((f) => f.startsWith('scripts/') || f.startsWith('tsconfig'))).toEqual([]);
+    expect(packed.filter((f) => f.startsWith('scripts/') || f.includes('tsconfig'))).toEqual([]);
     const installed = path.join(consumer, 'node_modules', NAME);
     expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toBe(
       await readFile(path.join(root, 'LICENSE'), 'utf8'),
@@ -466,21 +594,9 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     SLOW,
   );
 
-  it.each([
-    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
-    ['node16', { module: 'node16', moduleResolution: 'node16' }],
-  ])(
+  it.each(RESOLUTIONS)(
     'type-checks a strict TypeScript consumer of the public types under moduleResolution %s',
-    async (name, resolution) => {
-      await writeFile(path.join(consumer, 'consumer.ts'), CONSUMER_TS);
-      const config = `tsconfig.${name}.json`;
-      await writeFile(
-        path.join(consumer, config),
-        JSON.stringify({ compilerOptions: { ...STRICT, ...resolution }, files: ['consumer.ts'] }, null, 2),
-      );
-      const tsc = await binOf('typescript', 'tsc');
-      await sh(process.execPath, [tsc, '-p', config], consumer);
-    },
+    (name, resolution) => typeCheck(consumer, 'consumer.ts', CONSUMER_TS, { ...STRICT, ...resolution }, name),
     SLOW,
   );
 
@@ -562,4 +678,79 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
     },
     SLOW,
   );
+
+  describe('with three installed: point-quadtree/three', () => {
+    let project = '';
+
+    beforeAll(async () => {
+      // three and its types as a three.js app has them; offline, so linked from the repository's
+      // node_modules (npm links a folder; @types/three's own dependencies resolve from there).
+      project = await emptyProject(work, 'consumer-three', [
+        tarball,
+        path.join(root, 'node_modules/three'),
+        path.join(root, 'node_modules/@types/three'),
+      ]);
+    }, SLOW);
+
+    it(
+      "indexes, syncs and draws three's objects in Node (no WebGL) like brute force",
+      async () => {
+        await writeFile(path.join(project, 'data.json'), JSON.stringify({ start, moved, queries }));
+        await writeFile(path.join(project, 'three.mjs'), THREE_MJS);
+        const got = JSON.parse(await sh(process.execPath, ['three.mjs'], project)) as {
+          sameClass: boolean;
+          lineSegments: boolean;
+          leaves: number;
+          rects: number;
+          vertices: number;
+          before: number[][];
+          after: number[][];
+          moved1: number[];
+          error: string | null;
+        };
+        // one PointQuadtree class behind both entries, one three behind the helper and the app
+        expect(got.sameClass).toBe(true);
+        expect(got.lineSegments).toBe(true);
+        const b0 = oracle(start.xs, start.ys);
+        const b1 = oracle(moved.xs, moved.ys);
+        queries.forEach((q, i) => {
+          expect(sorted(got.before[i]), `circle ${i} after indexInstances`).toEqual(b0.circle(q.x, q.y, q.r));
+          expect(sorted(got.after[i]), `circle ${i} after syncInstances`).toEqual(b1.circle(q.x, q.y, q.r));
+        });
+        expect(got.rects).toBe(got.leaves);
+        expect(got.vertices).toBe(8 * got.leaves);
+        expect(got.moved1).toEqual([1]);
+        expect(got.error).toBe("RangeError: QuadtreeHelper: plane must be 'xz' or 'xy', got 'yz'");
+      },
+      SLOW,
+    );
+
+    it.each(RESOLUTIONS)(
+      'type-checks a strict TypeScript consumer of point-quadtree/three under moduleResolution %s',
+      (name, resolution) =>
+        typeCheck(project, 'three.ts', THREE_TS, { ...THREE_STRICT, ...resolution }, name),
+      SLOW,
+    );
+
+    it(
+      'bundles { QuadtreeHelper } with three external, without the tree',
+      async () => {
+        await writeFile(path.join(project, 'helper.mjs'), BUNDLE_HELPER);
+        await writeFile(path.join(project, 'adapter.mjs'), BUNDLE_THREE);
+        const helper = await minified(project, 'helper.mjs', project, ['three']);
+        const adapter = await minified(project, 'adapter.mjs', project, ['three']);
+        // three stays an import of the app's; the helper takes only types from the tree, so none of the
+        // tree's code (its error messages start with "PointQuadtree:") comes with it
+        expect(helper.text).toMatch(/from\s*"three"/);
+        expect(helper.text).not.toContain('PointQuadtree:');
+        expect(adapter.text).toContain('PointQuadtree:');
+        console.log(
+          `bundle size, min / min+gzip (esbuild --bundle --minify --external:three, gzip -9): ` +
+            `{ QuadtreeHelper } from ${NAME}/three ${kB(helper)}; ` +
+            `with indexInstances and syncInstances (and so the tree) ${kB(adapter)}`,
+        );
+      },
+      SLOW,
+    );
+  });
 });

@@ -1,6 +1,6 @@
-// Builds the package into dist/: `tsc -p tsconfig.json` (ESM JavaScript, .d.ts with declaration maps), then
-// gives every relative import in the output the file extension that Node's ESM loader and TypeScript's node16
-// resolution require. The sources import each other without extensions (bundler style, which Vite, vitest
+// Builds the package into dist/: `tsc -p tsconfig.json`, then `tsc -p three/tsconfig.json` for the
+// `point-quadtree/three` entry (ESM JavaScript, .d.ts with declaration maps), then gives every relative import
+// in the output the file extension that Node's ESM loader and TypeScript's node16 resolution require. The sources import each other without extensions (bundler style, which Vite, vitest
 // and tsx read as they are) and tsc copies specifiers verbatim, so `./debug` must become `./debug.js` here.
 // A specifier that already ends in `.js` is left alone: sources written with `.js` extensions would make
 // this step a no-op. dist/ is emptied first, so a file removed from the sources (say, after a split) leaves
@@ -24,10 +24,12 @@ const tsc = path.join(
   'bin',
   'tsc',
 );
-const run = spawnSync(process.execPath, [tsc, '-p', path.join(pkgDir, 'tsconfig.json')], {
-  stdio: 'inherit',
-});
-if (run.status !== 0) process.exit(run.status ?? 1);
+// The core entries, checked without the DOM's types; then `point-quadtree/three`, whose tsconfig adds them
+// (three's declarations need them) and so cannot be one program with the core's.
+for (const config of ['tsconfig.json', 'three/tsconfig.json']) {
+  const run = spawnSync(process.execPath, [tsc, '-p', path.join(pkgDir, config)], { stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
 
 // `from './x'`, `import './x'`, `import('./x')` (declarations use the last for inline types).
 const specifier = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
