@@ -1,0 +1,229 @@
+import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sim/random';
+import { BruteForce, sorted } from '../helpers/oracle';
+
+/*
+ * `lastQuery` states what each query did: the nodes it visited, the points it tested one by one, the ids it
+ * found. These tests derive each figure from the tree's nodes (visitNodes) by the rules the documentation
+ * gives, with no code shared with the queries, so a walk that counts wrong (or counts down) fails here even
+ * when its answer is right.
+ */
+
+const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+
+/** A node as visitNodes reports it, with the items below it (NodeInfo gives 0 for inner nodes). */
+interface Node extends NodeInfo {
+  below: number;
+}
+
+/** Every node, parent before children, with `below` summed from the leaves. */
+function nodes(tree: PointQuadtree): Node[] {
+  const out: Node[] = [];
+  const path: Node[] = [];
+  tree.visitNodes((n) => {
+    const node = { ...n, below: n.count };
+    path.length = n.depth;
+    for (const above of path) above.below += n.count;
+    path.push(node);
+    out.push(node);
+  });
+  return out;
+}
+
+/** Squared distance from (x, y) to the closed rectangle of `n`. */
+function rectDist2(n: NodeInfo, x: number, y: number): number {
+  const dx = Math.max(n.minX - x, 0, x - n.maxX);
+  const dy = Math.max(n.minY - y, 0, y - n.maxY);
+  return dx * dx + dy * dy;
+}
+
+/** Whether the closed rectangle of `n` lies wholly inside the closed circle. */
+function insideCircle(n: NodeInfo, x: number, y: number, r: number): boolean {
+  const dx = Math.max(Math.abs(n.minX - x), Math.abs(n.maxX - x));
+  const dy = Math.max(Math.abs(n.minY - y), Math.abs(n.maxY - y));
+  return dx * dx + dy * dy <= r * r;
+}
+
+/** A seeded tree of `n` points, uniform or in three tight clusters, and its brute-force twin. */
+function seeded(seed: number, n: number, clustered: boolean, options: Partial<QuadtreeOptions> = {}) {
+  const rand = mulberry32(seed);
+  const tree = new PointQuadtree({ bounds, ...options });
+  const oracle = new BruteForce();
+  for (let id = 0; id < n; id++) {
+    const c = Math.floor(rand() * 3);
+    const x = clustered ? 20 + 30 * c + rand() * 4 : rand() * 100;
+    const y = clustered ? 70 - 25 * c + rand() * 4 : rand() * 100;
+    tree.insert(id, x, y);
+    oracle.insert(id, x, y);
+  }
+  checkInvariants(tree);
+  return { tree, oracle, rand };
+}
+
+const cases = [
+  { seed: 11, n: 300, clustered: false, options: {} },
+  { seed: 12, n: 300, clustered: true, options: { maxItems: 4 } },
+  { seed: 13, n: 40, clustered: false, options: { maxItems: 4 } },
+  { seed: 14, n: 5, clustered: false, options: {} }, // the root is a single leaf
+] as const;
+
+describe('lastQuery after queryCircle', () => {
+  for (const c of cases) {
+    it(`seed ${c.seed}: nodesVisited is visitCircle's count; pointsTested sums the visited leaves the circle does not cover (${c.n} points${c.clustered ? ', clustered' : ''})`, () => {
+      const { tree, oracle, rand } = seeded(c.seed, c.n, c.clustered, c.options);
+      for (let q = 0; q < 60; q++) {
+        const x = rand() * 120 - 10;
+        const y = rand() * 120 - 10;
+        const r = q % 10 === 0 ? 0 : rand() * (q % 3 === 0 ? 60 : 12);
+        let visited = 0;
+        let tested = 0;
+        tree.visitCircle(x, y, r, (n) => {
+          visited++;
+          // A leaf wholly inside the circle hands its items over untested, unless it is the root (the walk
+          // starts by testing it).
+          if (n.isLeaf && (n.depth === 0 || !insideCircle(n, x, y, r))) tested += n.count;
+        });
+        const found = tree.queryCircle(x, y, r);
+        const at = `circle (${x}, ${y}) r ${r}`;
+        expect(sorted(found), at).toEqual(oracle.circle(x, y, r));
+        expect(tree.lastQuery, at).toEqual({
+          nodesVisited: visited,
+          pointsTested: tested,
+          found: found.length,
+        });
+        // The allocation-free twin reports the same figures.
+        const out = new Int32Array(tree.size);
+        expect(tree.queryCircleInto(x, y, r, out), at).toBe(found.length);
+        expect(tree.lastQuery, at).toEqual({
+          nodesVisited: visited,
+          pointsTested: tested,
+          found: found.length,
+        });
+      }
+    });
+  }
+
+  it('an empty tree: every figure 0', () => {
+    const tree = new PointQuadtree({ bounds });
+    tree.insert(1, 5, 5);
+    tree.queryCircle(5, 5, 1);
+    tree.remove(1);
+    expect(tree.queryCircle(5, 5, 50)).toEqual([]);
+    expect(tree.lastQuery).toEqual({ nodesVisited: 0, pointsTested: 0, found: 0 });
+  });
+});
+
+describe('lastQuery after queryRect', () => {
+  for (const c of cases) {
+    it(`seed ${c.seed}: nodesVisited counts the non-empty nodes the rectangle meets; pointsTested sums the leaves it meets but does not cover (${c.n} points${c.clustered ? ', clustered' : ''})`, () => {
+      const { tree, oracle, rand } = seeded(c.seed, c.n, c.clustered, c.options);
+      const all = nodes(tree);
+      for (let q = 0; q < 60; q++) {
+        const x0 = rand() * 120 - 10;
+        const y0 = rand() * 120 - 10;
+        const w = q % 7 === 0 ? 0 : rand() * (q % 3 === 0 ? 80 : 15);
+        const h = q % 7 === 0 ? 0 : rand() * (q % 3 === 0 ? 80 : 15);
+        const [minX, minY, maxX, maxY] = [x0, y0, x0 + w, y0 + h];
+        const meets = (n: Node) => n.minX <= maxX && n.minY <= maxY && n.maxX >= minX && n.maxY >= minY;
+        const covers = (n: Node) => n.minX >= minX && n.minY >= minY && n.maxX <= maxX && n.maxY <= maxY;
+        let visited = 0;
+        let tested = 0;
+        for (const n of all) {
+          if (n.below === 0 || !meets(n)) continue;
+          visited++;
+          if (n.isLeaf && (n.depth === 0 || !covers(n))) tested += n.count;
+        }
+        const found = tree.queryRect(minX, minY, maxX, maxY);
+        const at = `rect ${minX} ${minY} ${maxX} ${maxY}`;
+        expect(sorted(found), at).toEqual(oracle.rect(minX, minY, maxX, maxY));
+        expect(tree.lastQuery, at).toEqual({
+          nodesVisited: visited,
+          pointsTested: tested,
+          found: found.length,
+        });
+        const out = new Uint32Array(tree.size);
+        expect(tree.queryRectInto(minX, minY, maxX, maxY, out), at).toBe(found.length);
+        expect(tree.lastQuery, at).toEqual({
+          nodesVisited: visited,
+          pointsTested: tested,
+          found: found.length,
+        });
+      }
+    });
+  }
+});
+
+describe('lastQuery after nearest', () => {
+  for (const c of cases) {
+    it(`seed ${c.seed}: the search opens exactly the non-empty nodes within the final bound, and tests their leaves' points (${c.n} points${c.clustered ? ', clustered' : ''})`, () => {
+      const { tree, oracle, rand } = seeded(c.seed, c.n, c.clustered, c.options);
+      const all = nodes(tree);
+      for (let q = 0; q < 60; q++) {
+        const x = rand() * 120 - 10;
+        const y = rand() * 120 - 10;
+        const k = 1 + Math.floor(rand() * 12);
+        const maxDistance = q % 4 === 0 ? 5 + rand() * 20 : Number.POSITIVE_INFINITY;
+        const d = oracle.nearestDistances(x, y, k, maxDistance);
+        // Best first: every node nearer than the k-th best is opened before the k-th best is known, and
+        // none farther (nodes come out nearest first). With fewer than k within reach, the bound stays
+        // maxDistance.
+        const bound = d.length === k ? d[k - 1] : maxDistance * maxDistance;
+        let visited = 0;
+        let tested = 0;
+        for (const n of all) {
+          if (n.below === 0 || rectDist2(n, x, y) > bound) continue;
+          visited++;
+          if (n.isLeaf) tested += n.count;
+        }
+        const found = tree.nearest(x, y, k, maxDistance);
+        const at = `nearest (${x}, ${y}) k ${k} within ${maxDistance}`;
+        expect(
+          found.map((id) => oracle.distance2(id, x, y)),
+          at,
+        ).toEqual(d);
+        expect(tree.lastQuery, at).toEqual({ nodesVisited: visited, pointsTested: tested, found: d.length });
+      }
+    });
+  }
+});
+
+describe('an Into query with too little room throws, whichever leaf loop it takes', () => {
+  // Forty points, four to a leaf: a circle of radius 30 at the centre finds 11 of them, some in leaves
+  // smaller than the circle (the branch-free loop that writes every id) and some not.
+  const tree = new PointQuadtree({ bounds, maxItems: 4 });
+  for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
+  const hits = tree.queryCircle(50, 50, 30).length;
+
+  it('a circle query', () => {
+    expect(hits).toBeGreaterThan(4);
+    for (let room = 0; room < hits; room++) {
+      expect(() => tree.queryCircleInto(50, 50, 30, new Int32Array(room)), `room ${room}`).toThrow(
+        RangeError,
+      );
+    }
+    expect(tree.queryCircleInto(50, 50, 30, new Int32Array(hits))).toBe(hits);
+  });
+
+  it('a rectangle query', () => {
+    const inRect = tree.queryRect(20, 20, 80, 80).length;
+    expect(inRect).toBeGreaterThan(4);
+    for (let room = 0; room < inRect; room++) {
+      expect(() => tree.queryRectInto(20, 20, 80, 80, new Int32Array(room)), `room ${room}`).toThrow(
+        RangeError,
+      );
+    }
+    expect(tree.queryRectInto(20, 20, 80, 80, new Int32Array(inRect))).toBe(inRect);
+  });
+
+  it('one hit in a leaf of several points, with room for one', () => {
+    // The leaf holds more points than the output has room for, but only one is a hit: no throw.
+    const small = new PointQuadtree({ bounds, maxItems: 8 });
+    for (let i = 0; i < 6; i++) small.insert(i, 10 + i * 10, 10);
+    const out = new Int32Array(1);
+    expect(small.queryCircleInto(30, 10, 1, out)).toBe(1);
+    expect(out[0]).toBe(2);
+    expect(small.queryRectInto(29, 9, 31, 11, out)).toBe(1);
+    expect(out[0]).toBe(2);
+  });
+});
