@@ -1,4 +1,5 @@
-import { checkInvariants, type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { checkInvariants } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
