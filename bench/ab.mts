@@ -89,6 +89,23 @@ function pairRoom(tree: Lib.PointQuadtree, r: number): { a: Int32Array; b: Int32
   }
 }
 
+/** A case of the crowd's fused call on points `q` at `r`, as the scene makes it (Int32Array counts, Float32Array sums). */
+function addSeparation(name: string, q: ReturnType<typeof makePoints>, r: number, reps: number): void {
+  add({
+    name,
+    reps,
+    setup: (lib) => ({
+      t: lib.Crowd.from({ bounds }, q.ids, q.xs, q.ys),
+      c: new Int32Array(q.n),
+      x: new Float32Array(q.n),
+      y: new Float32Array(q.n),
+    }),
+    run: (s) => {
+      sinkv += s.t.querySeparationInto(r, s.c, s.x, s.y);
+    },
+  });
+}
+
 for (const kind of ['uniform', 'clustered'] as const) {
   // W1: build.
   for (const [nb, reps] of [
@@ -258,38 +275,12 @@ for (const kind of ['uniform', 'clustered'] as const) {
           s.lib.setKernel('auto');
         },
       });
-      add({
-        name: `W6 querySeparationInto (crowd) r=${r} ${kind} ${np}`,
-        reps,
-        setup: (lib) => ({
-          t: lib.Crowd.from({ bounds }, q.ids, q.xs, q.ys),
-          c: new Int32Array(np),
-          x: new Float32Array(np),
-          y: new Float32Array(np),
-        }),
-        run: (s) => {
-          sinkv += s.t.querySeparationInto(r, s.c, s.x, s.y);
-        },
-      });
+      addSeparation(`W6 querySeparationInto (crowd) r=${r} ${kind} ${np}`, q, r, reps);
     }
   }
   // The crowd's fused call as the scene makes it (Int32Array counts, Float32Array sums): about 0.7 and 5
   // neighbours per point.
-  for (const r of [1.5, 4]) {
-    add({
-      name: `separation (crowd) r=${r} ${kind} 1e5`,
-      reps: 5,
-      setup: (lib) => ({
-        t: lib.Crowd.from({ bounds }, p.ids, p.xs, p.ys),
-        c: new Int32Array(n),
-        x: new Float32Array(n),
-        y: new Float32Array(n),
-      }),
-      run: (s) => {
-        sinkv += s.t.querySeparationInto(r, s.c, s.x, s.y);
-      },
-    });
-  }
+  for (const r of [1.5, 4]) addSeparation(`separation (crowd) r=${r} ${kind} 1e5`, p, r, 5);
   add({
     name: `remove+insert churn ${kind} 1e5`,
     reps: 5,

@@ -12,6 +12,7 @@ import { lengthOf, NAME } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { pointRectDist2 } from '../core/geometry';
 import type { IdArray } from '../core/scratch';
+import type { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import { area, gap2, splitLarger } from './leafPairs';
 
@@ -23,71 +24,164 @@ export const NOT_RUN = -2;
 /**
  * The JavaScript join: writes every unordered pair of distinct items within `radius` (closed) into outA /
  * outB (ids) and returns the count, or {@link OUT_OF_ROOM} when they would not fit (the outputs' contents
- * are then unspecified). Fewer than two items: 0. Allocates nothing (the walk is the tree's).
+ * are then unspecified). Fewer than two items: 0. Allocates nothing (the walk is the tree's). Two leaves are
+ * joined here, an item of a skipped when its own distance to b's rectangle is already too far: where b is
+ * no wider than `dense` (the circle of radius r covers a third or more of it, so about a third or more of
+ * the candidates are hits) and the outputs have room for every pair, each candidate is written and the
+ * count stepped past the hits only (no branch to mispredict; where hits are rare, a predicted branch costs
+ * less than the stores); else each is tested first. A leaf with itself is joinLeaf's, two leaves wholly
+ * within reach of each other joinAll's.
  */
 export function joinPairs(t: TreeState, radius: number, outA: IdArray, outB: IdArray): number {
   const rect = t.nodeLoose;
   const child = t.nodeChild;
   const count = t.nodeCount;
+  const start = t.nodeStart;
+  const xy = t.pool.xy;
+  const ids = t.pool.ids;
   const cap = Math.min(lengthOf(outA), lengthOf(outB));
   // Every difference times s (1 at ordinary radii, see distanceScale): squares cannot overflow or underflow.
   const s = distanceScale(radius);
   const r2 = radius * s * (radius * s);
+  const dense = (3 * Math.PI * r2) / (s * s);
   const rule = t.pairs.rule;
   rule[0] = s;
   rule[1] = r2;
-  // Write every candidate and step past the hits only (no branch to mispredict) where about a third or
-  // more of the candidates are hits: where the circle of radius r covers a third of the leaf's area.
-  // Where hits are rare, a predicted branch costs less than the stores.
-  rule[2] = (3 * Math.PI * r2) / (s * s);
+  rule[2] = dense;
   const walk = t.pairs.walk;
-  let stack = walk.items;
   let found = 0;
   if (count[0] < 2) return 0;
-  let sp = 0;
-  stack[sp++] = 0;
-  stack[sp++] = 0;
+  let sp = push(walk, 0, 0, 0);
   while (sp > 0) {
-    const b = stack[--sp];
-    const a = stack[--sp];
-    const ca = child[a];
-    if (a === b) {
-      if (ca < 0) {
-        found = joinLeaf(t, a, rule, outA, outB, found, cap);
-        if (found === OUT_OF_ROOM) return OUT_OF_ROOM;
-        continue;
-      }
-      stack = walk.room(sp, 20);
-      for (let i = ca; i < ca + 4; i++) {
-        if (count[i] === 0) continue;
-        if (count[i] > 1) {
-          stack[sp++] = i;
-          stack[sp++] = i;
-        }
-        for (let j = i + 1; j < ca + 4; j++) {
-          if (count[j] === 0 || gap2(rect, i, j, s) > r2) continue;
-          stack[sp++] = i;
-          stack[sp++] = j;
-        }
-      }
+    const b = walk.items[--sp];
+    const a = walk.items[--sp];
+    if (child[a] >= 0 || child[b] >= 0) {
+      sp = a === b ? pushPairsWithin(walk, sp, t, a, rule) : pushSplit(walk, sp, t, a, b, rule);
       continue;
     }
-    if (ca < 0 && child[b] < 0) {
-      found = joinLeaves(t, a, b, rule, outA, outB, found, cap);
+    if (a === b) {
+      found = joinLeaf(t, a, rule, outA, outB, found, cap);
       if (found === OUT_OF_ROOM) return OUT_OF_ROOM;
       continue;
     }
-    const split = splitLarger(rect, child, a, b);
-    const other = split === a ? b : a;
-    const c = child[split];
-    stack = walk.room(sp, 8);
-    for (let k = c; k < c + 4; k++) {
-      if (count[k] === 0 || gap2(rect, k, other, s) > r2) continue;
-      stack[sp++] = k;
-      stack[sp++] = other;
+    const sa = start[a];
+    const ea = sa + count[a];
+    const sb = start[b];
+    const eb = sb + count[b];
+    const pb = b << 2;
+    const bMinX = rect[pb];
+    const bMinY = rect[pb + 1];
+    const bMaxX = rect[pb + 2];
+    const bMaxY = rect[pb + 3];
+    const room = area(rect, b) < dense && found + (ea - sa) * (eb - sb) <= cap;
+    if (room && far2(rect, a, b, s) <= r2) {
+      found = joinAll(t, a, b, outA, outB, found);
+      continue;
+    }
+    for (let i = sa; i < ea; i++) {
+      const x = xy[i << 1];
+      const y = xy[(i << 1) + 1];
+      if (pointRectDist2(x, y, bMinX, bMinY, bMaxX, bMaxY, s) > r2) continue;
+      const id = ids[i];
+      if (room) {
+        for (let j = sb; j < eb; j++) {
+          const dx = (xy[j << 1] - x) * s;
+          const dy = (xy[(j << 1) + 1] - y) * s;
+          const other = ids[j];
+          outA[found] = id;
+          outB[found] = other;
+          found += +(dx * dx + dy * dy <= r2);
+        }
+        continue;
+      }
+      for (let j = sb; j < eb; j++) {
+        const dx = (xy[j << 1] - x) * s;
+        const dy = (xy[(j << 1) + 1] - y) * s;
+        if (dx * dx + dy * dy <= r2) {
+          if (found === cap) return OUT_OF_ROOM;
+          outA[found] = id;
+          outB[found++] = ids[j];
+        }
+      }
     }
   }
   return found;
+}
+
+/** Two leaves wholly within reach of each other: every item of a with every item of b, no distance at all. */
+function joinAll(t: TreeState, a: number, b: number, outA: IdArray, outB: IdArray, found: number): number {
+  const ids = t.pool.ids;
+  const sa = t.nodeStart[a];
+  const ea = sa + t.nodeCount[a];
+  const sb = t.nodeStart[b];
+  const eb = sb + t.nodeCount[b];
+  for (let i = sa; i < ea; i++) {
+    const id = ids[i];
+    for (let j = sb; j < eb; j++) {
+      const other = ids[j];
+      outA[found] = id;
+      outB[found++] = other;
+    }
+  }
+  return found;
+}
+
+/** Pushes the node pair (a, b) onto the walk at `sp`; returns the new stack pointer. */
+function push(walk: NodeStack, sp: number, a: number, b: number): number {
+  const stack = walk.room(sp, 2);
+  stack[sp] = a;
+  stack[sp + 1] = b;
+  return sp + 2;
+}
+
+/**
+ * The node pairs inside inner node n onto the walk from `sp`: each non-empty child with itself (when it
+ * holds two items or more) and each pair of non-empty children within reach. Returns the new stack pointer.
+ */
+function pushPairsWithin(walk: NodeStack, sp: number, t: TreeState, n: number, rule: Float64Array): number {
+  const rect = t.nodeLoose;
+  const count = t.nodeCount;
+  const c = t.nodeChild[n];
+  const stack = walk.room(sp, 20);
+  for (let i = c; i < c + 4; i++) {
+    if (count[i] === 0) continue;
+    if (count[i] > 1) {
+      stack[sp++] = i;
+      stack[sp++] = i;
+    }
+    for (let j = i + 1; j < c + 4; j++) {
+      if (count[j] === 0 || gap2(rect, i, j, rule[0]) > rule[1]) continue;
+      stack[sp++] = i;
+      stack[sp++] = j;
+    }
+  }
+  return sp;
+}
+
+/**
+ * Distinct nodes a and b, one of them inner: the larger inner one is split and each of its non-empty
+ * children within reach of the other is pushed with it. Returns the new stack pointer.
+ */
+function pushSplit(
+  walk: NodeStack,
+  sp: number,
+  t: TreeState,
+  a: number,
+  b: number,
+  rule: Float64Array,
+): number {
+  const rect = t.nodeLoose;
+  const count = t.nodeCount;
+  const split = splitLarger(rect, t.nodeChild, a, b);
+  const other = split === a ? b : a;
+  const c = t.nodeChild[split];
+  const stack = walk.room(sp, 8);
+  for (let k = c; k < c + 4; k++) {
+    if (count[k] === 0 || gap2(rect, k, other, rule[0]) > rule[1]) continue;
+    stack[sp++] = k;
+    stack[sp++] = other;
+  }
+  return sp;
 }
 
 /**
@@ -134,82 +228,6 @@ function joinLeaf(
     const y = xy[(i << 1) + 1];
     const id = ids[i];
     for (let j = i + 1; j < e; j++) {
-      const dx = (xy[j << 1] - x) * s;
-      const dy = (xy[(j << 1) + 1] - y) * s;
-      if (dx * dx + dy * dy <= r2) {
-        if (found === cap) return OUT_OF_ROOM;
-        outA[found] = id;
-        outB[found++] = ids[j];
-      }
-    }
-  }
-  return found;
-}
-
-/**
- * Two distinct leaves: every item of a against every item of b, the pairs within reach appended from
- * `found`; returns the new count, or {@link OUT_OF_ROOM}. `rule` as joinPairs sets it.
- */
-function joinLeaves(
-  t: TreeState,
-  a: number,
-  b: number,
-  rule: Float64Array,
-  outA: IdArray,
-  outB: IdArray,
-  found: number,
-  cap: number,
-): number {
-  const rect = t.nodeLoose;
-  const xy = t.pool.xy;
-  const ids = t.pool.ids;
-  const s = rule[0];
-  const r2 = rule[1];
-  const sa = t.nodeStart[a];
-  const ea = sa + t.nodeCount[a];
-  const sb = t.nodeStart[b];
-  const eb = sb + t.nodeCount[b];
-  const pb = b << 2;
-  const bMinX = rect[pb];
-  const bMinY = rect[pb + 1];
-  const bMaxX = rect[pb + 2];
-  const bMaxY = rect[pb + 3];
-  if (area(rect, b) < rule[2] && found + (ea - sa) * (eb - sb) <= cap) {
-    if (far2(rect, a, b, s) <= r2) {
-      // Every item of a is within reach of every item of b: no distance to compute.
-      for (let i = sa; i < ea; i++) {
-        const id = ids[i];
-        for (let j = sb; j < eb; j++) {
-          const other = ids[j];
-          outA[found] = id;
-          outB[found++] = other;
-        }
-      }
-      return found;
-    }
-    for (let i = sa; i < ea; i++) {
-      const x = xy[i << 1];
-      const y = xy[(i << 1) + 1];
-      // Skip an item whose own distance to b's rectangle is already too far.
-      if (pointRectDist2(x, y, bMinX, bMinY, bMaxX, bMaxY, s) > r2) continue;
-      const id = ids[i];
-      for (let j = sb; j < eb; j++) {
-        const dx = (xy[j << 1] - x) * s;
-        const dy = (xy[(j << 1) + 1] - y) * s;
-        const other = ids[j];
-        outA[found] = id;
-        outB[found] = other;
-        found += +(dx * dx + dy * dy <= r2);
-      }
-    }
-    return found;
-  }
-  for (let i = sa; i < ea; i++) {
-    const x = xy[i << 1];
-    const y = xy[(i << 1) + 1];
-    if (pointRectDist2(x, y, bMinX, bMinY, bMaxX, bMaxY, s) > r2) continue;
-    const id = ids[i];
-    for (let j = sb; j < eb; j++) {
       const dx = (xy[j << 1] - x) * s;
       const dy = (xy[(j << 1) + 1] - y) * s;
       if (dx * dx + dy * dy <= r2) {
