@@ -27,6 +27,7 @@ export default {
   // API, which TypeScript 7 (the native compiler) no longer has. Ours has neither to rewrite: naming a file
   // that does not exist turns the step off.
   tsconfigFile: 'tsconfig.stryker-none.json',
+  dryRunTimeoutMinutes: 60,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   ignorePatterns: ['dist', 'docs', 'reports', 'test/e2e', 'assets', '.scratch', 'coverage'],
