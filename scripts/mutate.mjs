@@ -5,14 +5,16 @@
  *
  *   npm run mutate                      every file of the core (CORE below)
  *   npm run mutate -- FILE ...          those files (a Stryker mutation range works too: FILE:12-40)
- *   npm run mutate -- --recheck         the last run's time-outs again, one at a time, 5 minutes each:
- *                                       a time-out counts as killed only if it times out again
+ *   npm run mutate -- --recheck [FILE]  the time-outs of the last run (of FILE's mutants) again, one at a
+ *                                       time, 5 minutes each (`--recheck-ms N` sets the limit): a time-out
+ *                                       counts as killed only if it times out again. Answers add up in
+ *                                       reports/mutation/recheck.json, so each file can be rechecked alone.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
  *                                       mutants docs/development.md lists taken out of the score
  * Other flags that start with `--` go to Stryker as they are (`--concurrency 1`, `--force`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** The core that `npm run mutate` covers with no file named: the queries, the updates, the pair walk, the checks. */
 export const CORE = [
@@ -31,6 +33,8 @@ export const CORE = [
 
 const REPORT = 'reports/mutation/mutation.json';
 const RECHECK = 'reports/mutation/recheck.json';
+/** What the recheck run's Stryker writes (stryker.config.mjs); its mutants are added to RECHECK. */
+const RECHECK_LAST = 'reports/mutation/recheck-last.json';
 const DOCS = 'docs/development.md';
 
 function stryker(mutate, flags, env = {}) {
@@ -75,10 +79,14 @@ function equivalents() {
   return keys;
 }
 
-function recheckTimeouts() {
+/**
+ * The time-outs of the last run (of `files`' mutants when some are named) again, alone, with the long limit;
+ * their answers replace earlier answers for the same mutants in RECHECK, and the others there stay.
+ */
+function recheckTimeouts(files, limitMs) {
   const ranges = [];
   for (const m of mutantsOf(REPORT).values()) {
-    if (m.status !== 'Timeout') continue;
+    if (m.status !== 'Timeout' || (files.length > 0 && !files.includes(m.file))) continue;
     const { start, end } = m.location;
     ranges.push(`${m.file}:${start.line}:${start.column}-${end.line}:${end.column}`);
   }
@@ -87,7 +95,21 @@ function recheckTimeouts() {
     return 0;
   }
   console.log(`mutate --recheck: ${ranges.length} time-outs, one at a time`);
-  return stryker(ranges, [], { MUTATE_RECHECK: '1' });
+  const env = {
+    MUTATE_RECHECK: '1',
+    ...(limitMs === undefined ? {} : { MUTATE_RECHECK_MS: String(limitMs) }),
+  };
+  const status = stryker(ranges, [], env);
+  if (!existsSync(RECHECK_LAST)) return status || 1;
+  const kept = existsSync(RECHECK) ? JSON.parse(readFileSync(RECHECK, 'utf8')) : { files: {} };
+  const last = JSON.parse(readFileSync(RECHECK_LAST, 'utf8'));
+  for (const [file, { mutants }] of Object.entries(last.files)) {
+    const earlier = kept.files[file]?.mutants ?? [];
+    const fresh = new Set(mutants.map((m) => keyOf(file, m)));
+    kept.files[file] = { mutants: [...earlier.filter((m) => !fresh.has(keyOf(file, m))), ...mutants] };
+  }
+  writeFileSync(RECHECK, JSON.stringify(kept));
+  return status;
 }
 
 function table() {
@@ -136,9 +158,17 @@ function table() {
 
 const args = process.argv.slice(2);
 if (args.includes('--table')) process.exit(table());
-if (args.includes('--recheck')) process.exit(recheckTimeouts());
 const flagAt = args.findIndex((a) => a.startsWith('--'));
 const files = flagAt < 0 ? args : args.slice(0, flagAt);
+if (args.includes('--recheck')) {
+  const at = args.indexOf('--recheck-ms');
+  const limitMs = at < 0 ? undefined : Number(args[at + 1]);
+  if (limitMs !== undefined && !(limitMs > 0)) {
+    console.error(`mutate: --recheck-ms needs a number of milliseconds, got ${args[at + 1]}`);
+    process.exit(2);
+  }
+  process.exit(recheckTimeouts(files, limitMs));
+}
 const flags = flagAt < 0 ? [] : args.slice(flagAt);
 const targets = files.length > 0 ? files : CORE;
 const missing = targets.filter((f) => !existsSync(f.split(':')[0]));
