@@ -10,6 +10,8 @@
  *                                       5 minutes each (`--recheck-ms N` sets the limit): a time-out counts
  *                                       as killed only if it times out again. Answers add up in
  *                                       reports/mutation/recheck.json, so each file can be rechecked alone.
+ *                                       `--tests A,B`: only those of its covering test files (timed first on
+ *                                       the unmutated code); a mutant they pass stays unchecked.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
  *                                       mutants docs/development.md lists taken out of the score
  * Other flags that start with `--` go to Stryker as they are (`--concurrency 1`, `--force`).
@@ -109,7 +111,7 @@ function runFor(cwd, args, ms) {
  * mutant inside it: a block's time-out would take the whole block's). The answers replace earlier ones for
  * the same mutants in RECHECK; the others there stay.
  */
-async function recheckTimeouts(files, limitMs = 300_000) {
+async function recheckTimeouts(files, limitMs = 300_000, only = []) {
   const report = existsSync(REPORT) ? JSON.parse(readFileSync(REPORT, 'utf8')) : { files: {}, testFiles: {} };
   const fileOfTest = new Map();
   for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
@@ -125,7 +127,15 @@ async function recheckTimeouts(files, limitMs = 300_000) {
   console.log(`mutate --recheck: ${todo.length} time-outs, one at a time, ${limitMs / 1000} s each at most`);
   const dir = recheckCopy();
   const kept = existsSync(RECHECK) ? JSON.parse(readFileSync(RECHECK, 'utf8')) : { files: {} };
+  const vitest = ['vitest', 'run', '-c', 'vitest.mutate.config.ts', '--bail', '1'];
   try {
+    if (only.length > 0) {
+      // What the limit is measured against: the same tests on the unmutated code.
+      const began = Date.now();
+      const outcome = await runFor(dir, [...vitest, ...only], limitMs);
+      console.log(`unmutated, ${only.join(' ')}: ${outcome} in ${Math.round((Date.now() - began) / 1000)} s`);
+      if (outcome !== 'passed') return 1;
+    }
     for (const m of todo) {
       const path = join(dir, m.file);
       const source = readFileSync(path, 'utf8');
@@ -134,18 +144,29 @@ async function recheckTimeouts(files, limitMs = 300_000) {
         lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + column - 1;
       const from = at(m.location.start);
       const to = at(m.location.end);
-      const tests = [...new Set((m.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean))];
+      const covering = new Set((m.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean));
+      // (Named test files run whether or not the report lists them as covering: a file that does not
+      // reach the mutant passes, which settles nothing.)
+      const tests = only.length > 0 ? only : [...covering];
       writeFileSync(path, source.slice(0, from) + m.replacement + source.slice(to));
       const began = Date.now();
-      const outcome = await runFor(
-        dir,
-        ['vitest', 'run', '-c', 'vitest.mutate.config.ts', '--bail', '1', ...tests],
-        limitMs,
-      );
+      // No covering file known (ids a reused result no longer maps): every suite of the config.
+      const outcome = await runFor(dir, [...vitest, ...tests], limitMs);
       writeFileSync(path, source);
-      const status = { failed: 'Killed', passed: 'Survived', 'timed out': 'Timeout' }[outcome];
       const seconds = Math.round((Date.now() - began) / 1000);
-      console.log(`${keyOf(m.file, m)}: ${status} (${seconds} s, ${tests.length} test files)`);
+      // With only some of its tests run, a pass says nothing: the mutant stays an unchecked time-out.
+      const status =
+        outcome === 'failed'
+          ? 'Killed'
+          : outcome === 'timed out'
+            ? 'Timeout'
+            : only.length > 0
+              ? ''
+              : 'Survived';
+      console.log(
+        `${keyOf(m.file, m)}: ${status || 'unsettled'} (${outcome}, ${seconds} s, ${tests.length} test files)`,
+      );
+      if (status === '') continue;
       const mutants = (kept.files[m.file]?.mutants ?? []).filter(
         (o) => keyOf(m.file, o) !== keyOf(m.file, m),
       );
@@ -209,13 +230,15 @@ if (args.includes('--table')) process.exit(table());
 const flagAt = args.findIndex((a) => a.startsWith('--'));
 const files = flagAt < 0 ? args : args.slice(0, flagAt);
 if (args.includes('--recheck')) {
+  const tests = args.indexOf('--tests');
+  const only = tests < 0 ? [] : args[tests + 1].split(',');
   const at = args.indexOf('--recheck-ms');
   const limitMs = at < 0 ? undefined : Number(args[at + 1]);
   if (limitMs !== undefined && !(limitMs > 0)) {
     console.error(`mutate: --recheck-ms needs a number of milliseconds, got ${args[at + 1]}`);
     process.exit(2);
   }
-  process.exit(await recheckTimeouts(files, limitMs));
+  process.exit(await recheckTimeouts(files, limitMs, only));
 }
 const flags = flagAt < 0 ? [] : args.slice(flagAt);
 const targets = files.length > 0 ? files : CORE;
