@@ -1,11 +1,11 @@
 // The second pass of a row (row.ts) at the fast precision (PRECISION 1, call.ts): the same exact f64 rule
 // decides which pairs are within reach (so the counts and pairs are the exact pass's), and only the weight
 // 1 / d of each pair is taken in f32x4 lanes, four pairs with one square root and one division where the
-// exact pass takes two of each in f64x2 lanes (the wait that bounds the exact pass: docs/crowd.md). The rest
-// stays f64: the differences, the weight's 1 / (r s), the push dx w and the sums. The bound on the error (a
-// push off by at most 2.5 2^-24 of its greatest length, 1) is in docs/crowd.md; the host (../wasm.ts) asks
-// for this pass only where (r s)^2 is in [2^-100, 2^120], so that every square within reach that is not
-// rare (below TINY) is a normal f32.
+// exact pass takes two of each in f64x2 lanes (what it saves, measured: docs/crowd.md). The rest stays
+// f64: the differences, the weight's 1 / (r s), the push dx w and the sums. The bound on the error (a push
+// off by at most 2.5 2^-24 of its greatest length, 1) is in docs/crowd.md; the host (../wasm.ts) asks for
+// this pass only where (r s)^2 is in [2^-100, 2^120], so that every square within reach that is not rare
+// (below TINY) is a normal f32.
 
 import { SLOTS, SUMS, TEMP, XY } from './call';
 import { addAt, addRare } from './pair';
