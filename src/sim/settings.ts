@@ -12,6 +12,10 @@ export const MAX_ENEMIES = 100_000;
 export type Distribution = 'uniform' | 'clustered';
 export const DISTRIBUTIONS: readonly Distribution[] = ['uniform', 'clustered'];
 
+/** The precision of crowd mode's sums (the library's SeparationPrecision). */
+export type CrowdPrecision = 'f32' | 'f64';
+export const CROWD_PRECISIONS: readonly CrowdPrecision[] = ['f32', 'f64'];
+
 /**
  * What changing a setting requires, from the most to the least work:
  * - `regenerate`: every enemy back to its spawn for the seed and distribution, and a new tree;
@@ -236,6 +240,20 @@ export const SETTINGS = Object.freeze({
     url: 'workers',
     level: null,
     label: 'worker threads',
+    folder: 'Enemies',
+    effect: 'step',
+  }),
+  /**
+   * The precision of crowd mode's pushes: 'f32' (the library's fast sums: the WebAssembly kernel takes each
+   * pair's weight in f32 lanes; the pairs and counts stay exact, each push sum within 1e-5 x the enemy's
+   * neighbour count) or 'f64' (exact). The JavaScript kernel and brute force compute in f64 either way.
+   */
+  crowdPrecision: choiceRow<CrowdPrecision>({
+    default: 'f32',
+    options: CROWD_PRECISIONS,
+    url: 'precision',
+    level: null,
+    label: 'crowd precision',
     folder: 'Enemies',
     effect: 'step',
   }),
