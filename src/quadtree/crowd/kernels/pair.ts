@@ -37,20 +37,6 @@ export function addPair(c: usize, i: i32, j: i32, inverse: f64): void {
   addSums(sums, j, ux, uy, 1);
 }
 
-/** The `nr` rare pairs listed at `list` (addresses of x, y) with the item at `ai`, added one by one. */
-export function addRare(c: usize, list: usize, nr: i32, ai: i32): i32 {
-  const xy = <i32>load<usize>(c, XY);
-  const radius = load<f64>(c, RADIUS);
-  const s = load<f64>(c, SCALE);
-  const inverse = 1 / (radius * s);
-  const si = (ai - xy) >> 4;
-  for (let q = 0; q < nr; q++) {
-    const sj = (load<i32>(list + ((<usize>q) << 2)) - xy) >> 4;
-    addPair(c, si, sj, inverse);
-  }
-  return nr;
-}
-
 /** Adds the push (x, y) in `u` and the count c to the sums record at byte address `q`. */
 export function addAt(q: i32, u: v128, c: f64): void {
   v128.store(<usize>q, f64x2.add(v128.load(<usize>q), u));

@@ -10,7 +10,7 @@
 // batches: the first pass of each item of a batch, then the second pass of each, back to back.
 
 import { COUNT, PRECISION, RADIUS, SCALE, SLOTS, SUMS, TEMP, XY } from './call';
-import { addAt, addRare } from './pair';
+import { addAt, addPair } from './pair';
 import { buildRow } from './rowBuild';
 import { fastBatch } from './rowFast';
 import { COMPACT, rowCap, rowX } from './rowLayout';
@@ -212,4 +212,23 @@ function exactBatch(c: usize, p0: i32, p1: i32): i32 {
     found += <i32>ni + addRare(c, list, nr, ai);
   }
   return found;
+}
+
+/**
+ * The `nr` rare pairs listed at `list` (addresses of x, y) with the item at `ai`, added one by one. Called
+ * from exactBatch alone, so that binaryen inlines it (a function with a loop is inlined only where it has
+ * one caller: a call per item made V8 spill the item loop's values, 2-4% of the call); rowFast.ts has
+ * its own copy for the same reason.
+ */
+function addRare(c: usize, list: usize, nr: i32, ai: i32): i32 {
+  const xy = <i32>load<usize>(c, XY);
+  const radius = load<f64>(c, RADIUS);
+  const s = load<f64>(c, SCALE);
+  const inverse = 1 / (radius * s);
+  const si = (ai - xy) >> 4;
+  for (let q = 0; q < nr; q++) {
+    const sj = (load<i32>(list + ((<usize>q) << 2)) - xy) >> 4;
+    addPair(c, si, sj, inverse);
+  }
+  return nr;
 }

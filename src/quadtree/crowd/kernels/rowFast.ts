@@ -7,8 +7,8 @@
 // this pass only where (r s)^2 is in [2^-100, 2^120], so that every square within reach that is not rare
 // (below TINY) is a normal f32.
 
-import { SLOTS, SUMS, TEMP, XY } from './call';
-import { addAt, addRare } from './pair';
+import { RADIUS, SCALE, SLOTS, SUMS, TEMP, XY } from './call';
+import { addAt, addPair } from './pair';
 import { rowCap, rowX } from './rowLayout';
 
 /** Four f32 ones, and two f64 2^-120: squares below it go one by one in f64 (coincident or nearly so). */
@@ -112,7 +112,19 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
       f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3)),
       ni,
     );
-    found += <i32>ni + addRare(c, list, nr, ai);
+    found += <i32>ni + addRareFast(c, list, nr, ai);
   }
   return found;
+}
+
+/**
+ * row.ts's addRare (the rare pairs of an item, one by one in f64), a copy: binaryen inlines a function with a
+ * loop only where it has one caller, and a call per item makes V8 spill the item loop's values.
+ */
+function addRareFast(c: usize, list: usize, nr: i32, ai: i32): i32 {
+  const xy = <i32>load<usize>(c, XY);
+  const inverse = 1 / (load<f64>(c, RADIUS) * load<f64>(c, SCALE));
+  const si = (ai - xy) >> 4;
+  for (let q = 0; q < nr; q++) addPair(c, si, (load<i32>(list + ((<usize>q) << 2)) - xy) >> 4, inverse);
+  return nr;
 }
