@@ -66,7 +66,7 @@ export class Crowd {
   /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
   kernel: string = separationKernel();
   /** The precision asked of the tree's sums (the `crowdPrecision` setting; the simulation sets it). */
-  precision: CrowdPrecision = 'f32';
+  precision: CrowdPrecision = 'f64';
   /**
    * The precision the last pairs' sums were computed at: the one asked for on the WebAssembly kernel, 'f64'
    * on the JavaScript kernel and by brute force (they compute in f64 either way).
