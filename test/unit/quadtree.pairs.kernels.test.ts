@@ -4,8 +4,8 @@ import { distanceScale } from 'point-quadtree/internal/core/distance';
 import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allocatedDuring } from '../../bench/memory';
 import { gaussian, mulberry32 } from '../../src/sim/random';
+import { leastBytesPerCall } from '../helpers/allocation';
 
 /*
  * The WebAssembly pair join (kernels/pairs.ts) against brute force and against the JavaScript join
@@ -278,14 +278,12 @@ describe('the WebAssembly pair join against brute force and the JavaScript join'
     expect(separationKernel()).toBe('wasm-simd');
     calls(1000, 'int');
     calls(1000, 'uint');
-    // The least of five rounds of 500 calls (a round where the compiler left a one-off allocation does
-    // not count). A few bytes per call remain from the measurement itself (the JavaScript join on this
-    // tree shows ~1,700); a typed-array view or subarray per call (~100 bytes) fails this.
+    // The least of twelve rounds of 500 calls (test/helpers/allocation.ts). A few bytes per call remain
+    // from the measurement itself (the JavaScript join on this tree shows ~1,700); a typed-array view or
+    // subarray per call (~100 bytes) fails this.
     for (const out of ['int', 'uint'] as const) {
       calls(100, out);
-      const least = Math.min(
-        ...[0, 1, 2, 3, 4].map(() => allocatedDuring(() => calls(500, out)).bytes / 500),
-      );
+      const least = leastBytesPerCall((count) => calls(count, out), 500);
       expect(least, `${out}: ${least} bytes per call`).toBeLessThan(48);
     }
   });
