@@ -187,7 +187,7 @@ export class SeparationWasm {
    * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
    * keep the list of the last {@link walkPairs}, which must be of this tree. `fast`: the rows' second pass
    * takes each pair's weight in f32x4 lanes (kernels/rowFast.ts; the same pairs and counts, the sums within
-   * the bound of docs/crowd.md) where {@link fastApplies} to the radius, else the exact f64 pass.
+   * the bound of docs/crowd.md) where the scaled radius allows it ({@link FAST_MIN}), else the exact f64 pass.
    */
   load(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): void {
     const room = this.layout.room;
@@ -206,8 +206,11 @@ export class SeparationWasm {
     this.count = copyIn(this.count, tree.count, buffer, at.count);
     this.i32[call.SLOTS >> 2] = tree.slots;
     this.f64[call.RADIUS >> 3] = radius;
-    this.f64[call.SCALE >> 3] = distanceScale(radius);
-    this.i32[call.PRECISION >> 2] = fast && fastApplies(radius) ? 1 : 0;
+    const s = distanceScale(radius);
+    this.f64[call.SCALE >> 3] = s;
+    // Inline, not a call: a double handed to or from a function that is not inlined is boxed, every call.
+    const r2 = radius * s * (radius * s);
+    this.i32[call.PRECISION >> 2] = fast && r2 >= FAST_MIN && r2 <= FAST_MAX ? 1 : 0;
     this.x.prepare(at.call);
   }
 
@@ -350,17 +353,14 @@ export class SeparationWasm {
 }
 
 /**
- * Whether the fast precision's f32 weights apply at this radius: where the scaled square (r s)^2 is in
+ * Where the fast precision's f32 weights apply: where the scaled square (r s)^2 is in [FAST_MIN, FAST_MAX] =
  * [2^-100, 2^120], every square within reach is a normal f32 or below the kernel's TINY (2^-120; those pairs
  * go one by one in f64). Elsewhere the call runs the exact pass: radius 0, and the radii that distanceScale
  * leaves unscaled outside it, from about 1e-144 to 2^-50 (8.9e-16) and from 2^60 (1.2e18) to about 1.3e154
  * (radii beyond those are scaled near 1, and run fast).
  */
-export function fastApplies(radius: number): boolean {
-  const rs = radius * distanceScale(radius);
-  const r2 = rs * rs;
-  return r2 >= 2 ** -100 && r2 <= 2 ** 120;
-}
+export const FAST_MIN = 2 ** -100;
+export const FAST_MAX = 2 ** 120;
 
 /** scatterLeaves' element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
 function kindOf(a: Output): number {
