@@ -86,7 +86,8 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
       }
       // 1 / d of the four squares in one f32x4 square root and division (lanes out of reach or rare give
       // 0, Infinity or NaN: masked to 0 below).
-      const d4 = v128.shuffle<i32>(f32x4.demote_f64x2_zero(d2a), f32x4.demote_f64x2_zero(d2b), 0, 1, 4, 5);
+      const d4a = f32x4.demote_f64x2_zero(d2a);
+      const d4 = v128.shuffle<i32>(d4a, f32x4.demote_f64x2_zero(d2b), 0, 1, 4, 5);
       const k4 = f32x4.div(v128.load(ONES), f32x4.sqrt(d4));
       const inv = v128.load(kc, 32);
       const wa = f64x2.sub(f64x2.promote_low_f32x4(k4), inv);
@@ -95,9 +96,8 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
       const uya = v128.and(f64x2.mul(dya, wa), ha);
       const uxb = v128.and(f64x2.mul(dxb, wb), hb);
       const uyb = v128.and(f64x2.mul(dyb, wb), hb);
-      const one = v128.load(kc, 64);
-      const ca = v128.and(one, ha);
-      const cb = v128.and(one, hb);
+      const ca = v128.and(v128.load(kc, 64), ha);
+      const cb = v128.and(v128.load(kc, 64), hb);
       n = f64x2.add(n, f64x2.add(ca, cb));
       px = f64x2.sub(px, f64x2.add(uxa, uxb));
       py = f64x2.sub(py, f64x2.add(uya, uyb));
