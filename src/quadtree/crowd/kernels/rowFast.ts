@@ -19,8 +19,10 @@ const TINY = memory.data<f64>([7.52316384526264e-37, 7.52316384526264e-37], 16);
  * The second pass of a batch's items p0..p1-1, as row.ts's exactBatch (the same lists, the same exact
  * rule, the same masks, the same rare pairs, added one by one in f64), but the weight 1 / d - 1 / (r s) of
  * the four candidates of a step from one f32x4 square root and division of their squares (rounded to
- * f32), the subtraction and the rest in f64. Rare here: a square below TINY (2^-120), not only 0, so that
- * every square the lanes take is a normal f32. Returns the pairs.
+ * f32), the subtraction and the rest in f64 (lanes out of reach or rare give 0, Infinity or NaN there:
+ * masked to 0). Rare here: a square below TINY (2^-120), not only 0, so that every square the lanes take is
+ * a normal f32 (a pad's NaN is below nothing; a lane out of reach is above r2 >= 2^-100 > TINY). Returns
+ * the pairs.
  */
 export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
   const xy = load<usize>(c, XY);
@@ -63,16 +65,13 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
         dxb = f64x2.mul(dxb, sv);
         dyb = f64x2.mul(dyb, sv);
       }
-      // The exact rule, as the exact pass: the pairs within reach are the same.
       const d2a = f64x2.add(f64x2.mul(dxa, dxa), f64x2.mul(dya, dya));
       const d2b = f64x2.add(f64x2.mul(dxb, dxb), f64x2.mul(dyb, dyb));
       let ha = f64x2.le(d2a, v128.load(kc, 16));
       let hb = f64x2.le(d2b, v128.load(kc, 16));
-      const tiny = v128.load(TINY);
-      // A pad's NaN is below nothing; a lane out of reach is above r2 >= 2^-100 > TINY.
-      if (v128.any_true(f64x2.lt(f64x2.pmin(d2a, d2b), tiny))) {
-        const za = f64x2.lt(d2a, tiny);
-        const zb = f64x2.lt(d2b, tiny);
+      if (v128.any_true(f64x2.lt(f64x2.pmin(d2a, d2b), v128.load(TINY)))) {
+        const za = f64x2.lt(d2a, v128.load(TINY));
+        const zb = f64x2.lt(d2b, v128.load(TINY));
         store<i32>(list + ((<usize>nr) << 2), a0);
         nr -= <i32>i64x2.extract_lane(za, 0);
         store<i32>(list + ((<usize>nr) << 2), a1);
@@ -84,14 +83,11 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
         ha = v128.andnot(ha, za);
         hb = v128.andnot(hb, zb);
       }
-      // 1 / d of the four squares in one f32x4 square root and division (lanes out of reach or rare give
-      // 0, Infinity or NaN: masked to 0 below).
       const d4a = f32x4.demote_f64x2_zero(d2a);
       const d4 = v128.shuffle<i32>(d4a, f32x4.demote_f64x2_zero(d2b), 0, 1, 4, 5);
       const k4 = f32x4.div(v128.load(ONES), f32x4.sqrt(d4));
-      const inv = v128.load(kc, 32);
-      const wa = f64x2.sub(f64x2.promote_low_f32x4(k4), inv);
-      const wb = f64x2.sub(f64x2.promote_low_f32x4(v128.shuffle<i32>(k4, k4, 2, 3, 2, 3)), inv);
+      const wa = f64x2.sub(f64x2.promote_low_f32x4(k4), v128.load(kc, 32));
+      const wb = f64x2.sub(f64x2.promote_low_f32x4(v128.shuffle<i32>(k4, k4, 2, 3, 2, 3)), v128.load(kc, 32));
       const uxa = v128.and(f64x2.mul(dxa, wa), ha);
       const uya = v128.and(f64x2.mul(dya, wa), ha);
       const uxb = v128.and(f64x2.mul(dxb, wb), hb);
@@ -107,11 +103,8 @@ export function fastBatch(c: usize, p0: i32, p1: i32): i32 {
       addAt((a3 << 1) + toSums, v128.shuffle<f64>(uxb, uyb, 1, 3), f64x2.extract_lane(cb, 1));
     }
     const ni = f64x2.extract_lane(n, 0) + f64x2.extract_lane(n, 1);
-    addAt(
-      (ai << 1) + toSums,
-      f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3)),
-      ni,
-    );
+    const own = f64x2.add(v128.shuffle<f64>(px, py, 0, 2), v128.shuffle<f64>(px, py, 1, 3));
+    addAt((ai << 1) + toSums, own, ni);
     found += <i32>ni + addRareFast(c, list, nr, ai);
   }
   return found;
