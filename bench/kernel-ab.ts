@@ -8,7 +8,9 @@
  *   npx tsx --conditions=point-quadtree-source bench/kernel-ab.ts A_DIR B_DIR [default|swarm] [enemies]
  *
  * FLUSH=1 writes 16 MB between calls (the caches as cold as in the scene, where the frame's other work
- * runs in between); F64=1 asks for Float64Array sums (default: the scene's Float32Array). Prints the
+ * runs in between); F64=1 asks for Float64Array sums (default: the scene's Float32Array); FAST=B (or A, or
+ * AB) runs that build at the fast precision ({ precision: 'f32' }; a build from before the option ignores
+ * it), so A_DIR and B_DIR may be one folder, to time the two precisions. Prints the
  * median CPU ms per call of each build over 8 alternations of 10 calls, and checks that both give the
  * same counts and (to rounding) the same sums. Builds from before SeparationWasm.run took the sparse and
  * wide leaf sides in radii (SPARSE, WIDE_SIDE) took them in coordinates (times the radius): compare such a
@@ -68,8 +70,8 @@ const junk = new Float64Array(2 << 20);
  * One call of a build's run(): since the v4 layout it takes the tree's state and the outputs (7 arguments);
  * before, the tree's arrays one by one (19), as here.
  */
-function runBuild(kernel: Kernel, serial: number, o: (typeof outs)[number]): number {
-  if (kernel.run.length <= 8) return kernel.run(t, serial, r, o.c, o.x, o.y, n);
+function runBuild(kernel: Kernel, serial: number, o: (typeof outs)[number], fast: boolean): number {
+  if (kernel.run.length <= 8) return kernel.run(t, serial, r, o.c, o.x, o.y, n, fast);
   return kernel.run(
     t.pool.xy,
     t.pool.ids,
@@ -92,6 +94,7 @@ function runBuild(kernel: Kernel, serial: number, o: (typeof outs)[number]): num
     n,
   );
 }
+const fastFor = ['A', 'B'].map((b) => (process.env.FAST ?? '').includes(b));
 const times: number[][] = [[], []];
 const pairs = [0, 0];
 for (let round = 0; round < 8; round++) {
@@ -100,7 +103,7 @@ for (let round = 0; round < 8; round++) {
     for (let i = 0; i < 12; i++) {
       if (process.env.FLUSH) junk.fill(i);
       const c0 = process.cpuUsage();
-      pairs[b] = runBuild(builds[b], -2 - b, o);
+      pairs[b] = runBuild(builds[b], -2 - b, o, fastFor[b]);
       const used = process.cpuUsage(c0);
       if (i >= 2) times[b].push((used.user + used.system) / 1000);
     }

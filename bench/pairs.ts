@@ -70,6 +70,26 @@ function oursSumsJob(p: Points, r: number): () => number {
   return () => tree.querySeparationInto(r, counts, sumX, sumY);
 }
 
+/**
+ * The fused call at the fast precision ({ precision: 'f32' }); its first answer is checked against the exact
+ * call id by id: counts exactly, sums within the stated bound, 1e-5 x the count (docs/crowd.md).
+ */
+function oursSumsF32Job(p: Points, r: number, where: string): () => number {
+  const tree = CrowdQuadtree.from(
+    { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } },
+    p.ids,
+    p.xs,
+    p.ys,
+  );
+  const got = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
+  const want = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
+  const F32 = { precision: 'f32' } as const;
+  tree.querySeparationInto(r, want.counts, want.sumX, want.sumY);
+  tree.querySeparationInto(r, got.counts, got.sumX, got.sumY, F32);
+  checkSeparation(`${where}: ours sums f32`, want, got, p.n, 1e-5);
+  return () => tree.querySeparationInto(r, got.counts, got.sumX, got.sumY, F32);
+}
+
 /** The uniform grid of bench/grid.ts, rebuilt by counting sort on every pass (as a game runs it), then joined. */
 function gridJob(p: Points, r: number): () => number {
   const grid = new UniformGrid();
@@ -187,6 +207,11 @@ export function runW6(quick: boolean, timing: TimingOptions, progress: (message:
           { name: 'ours js', run: oursJsJob(p, r), checkFirst: check('ours js') },
           { name: 'ours sums', run: oursSumsJob(p, r), checkFirst: check('ours sums') },
           {
+            name: 'ours sums f32',
+            run: oursSumsF32Job(p, r, `W6 ${kind} N=${n} r=${r}`),
+            checkFirst: check('ours sums f32'),
+          },
+          {
             name: 'grid sums',
             run: gridSumsJob(p, r, `W6 ${kind} N=${n} r=${r}`),
             checkFirst: check('grid sums'),
@@ -216,6 +241,7 @@ const CONTENDERS = [
   'ours',
   'ours js',
   'ours sums',
+  'ours sums f32',
   'grid sums',
   'kdbush',
   'flatbush',
@@ -263,7 +289,8 @@ export function pairsTable(rows: readonly PairRow[]): string {
     "ours = a CrowdQuadtree's (point-quadtree/crowd); ours js = a PointQuadtree's, the JavaScript join (what",
     "setSeparationKernel('js') gives a CrowdQuadtree too), not in the ratios.",
     `ours sums = querySeparationInto (${separationKernel()} kernel): per-item neighbour counts and separation`,
-    "sums instead of the pairs (the crowd scene's call), not in the ratios.",
+    "sums instead of the pairs (the crowd scene's call), not in the ratios; ours sums f32 = the same at",
+    "{ precision: 'f32' } (counts checked exact, sums within 1e-5 x the count of ours sums').",
     'grid = a uniform grid (bench/grid.ts: cell = r, or wider where the box would hold over 2 cells per point;',
     'counting sort; each cell joined with itself and its half-neighbourhood) counting the pairs; grid sums = the',
     'same grid fused with the counts and sums of querySeparationInto (checked id by id against ours). The',

@@ -1,8 +1,9 @@
 /**
  * The scene's frame in Node (the simulation is DOM-free): 10,000 and 100,000 wandering enemies on the
- * default level with crowd mode on at the default crowd radius, with the crowd's WebAssembly kernel and again
- * with its JavaScript one. Prints the median of each phase per frame, and the O(n²) crowd scan's cost per
- * pair (where DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
+ * default level with crowd mode on at the default crowd radius, with the crowd's WebAssembly kernel (at the
+ * scene's default precision, f64, and at 100,000 also at the fast f32) and again with its JavaScript one.
+ * Prints the median of each phase per frame, and the O(n²) crowd scan's cost per pair (where
+ * DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
  *
  *   npx tsx --expose-gc bench/scene.ts [--frames 60] [--maxItems 8]
  *
@@ -26,7 +27,7 @@ import { SeparationTeam } from 'point-quadtree/parallel';
 import { Crowd, pairsChecked } from '../src/sim/crowd';
 import { ChangeList } from '../src/sim/detection';
 import { defaultLevel, type Level, parseLevel } from '../src/sim/level';
-import { DEFAULT_SETTINGS } from '../src/sim/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';
 import { startNodeHelpers, untilReady } from './nodeHelpers';
 import { GRID_HEADER, gridRow } from './sceneGrid';
@@ -67,7 +68,7 @@ function levelFile(name: string): Level {
 async function frameRow(
   n: number,
   level: Level = defaultLevel(),
-  overrides: { maxItems?: number } = {},
+  overrides: Partial<Settings> = {},
   team: SeparationTeam | null = null,
 ): Promise<string> {
   const settings = {
@@ -129,14 +130,16 @@ async function frameRow(
     sink(sim.crowd.pairs);
   }
   const main = (mainThreadMs() - main0) / FRAMES;
-  return (
+  // The kernel and the precision the crowd's sums ran at (the scene's default: f64).
+  const ran = `${separationKernel()} ${sim.crowd.precisionRan}`;
+  const row =
     `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(main)} ${fmt(median(crowd))} ${fmt(median(find))} ` +
-    `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}  ${String(median(threads)).padStart(7)}` +
-    (team === null
-      ? ''
-      : `\n    the join's main thread, medians: walk + publish ${median(phases[0]).toFixed(2)}, own range ` +
-        `${median(phases[1]).toFixed(2)}, waiting ${median(phases[2]).toFixed(2)}, add + scatter ${median(phases[3]).toFixed(2)} ms; ` +
-        `its share of the join at the end ${team.last.share.toFixed(2)} of a worker's`)
+    `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}  ${String(median(threads)).padStart(7)}  ${ran}`;
+  if (team === null) return row;
+  return (
+    `${row}\n    the join's main thread, medians: walk + publish ${median(phases[0]).toFixed(2)}, own range ` +
+    `${median(phases[1]).toFixed(2)}, waiting ${median(phases[2]).toFixed(2)}, add + scatter ${median(phases[3]).toFixed(2)} ms; ` +
+    `its share of the join at the end ${team.last.share.toFixed(2)} of a worker's`
   );
 }
 
@@ -170,15 +173,16 @@ console.log(
 );
 for (const kernel of ['auto', 'js'] as const) {
   setSeparationKernel(kernel);
-  for (const n of [10_000, 100_000]) console.log(`${await frameRow(n)}  ${separationKernel()}`);
+  for (const n of [10_000, 100_000]) console.log(await frameRow(n));
+  // The scene's default is the exact precision (crowdPrecision 'f64'); the fast sums beside it.
+  if (kernel === 'auto') console.log(await frameRow(100_000, defaultLevel(), { crowdPrecision: 'f32' }));
 }
 setSeparationKernel('auto');
 const swarm = levelFile('swarm');
 const swarmLabel = `level swarm (${swarm.width} x ${swarm.depth}, ${swarm.settings.distribution}, its own maxItems ${swarm.settings.maxItems}, minSize ${swarm.settings.minSize})`;
 console.log(`${swarmLabel}:`);
-console.log(
-  `${await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems })}  ${separationKernel()}`,
-);
+console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }));
+console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems, crowdPrecision: 'f32' }));
 // The page's choice: one worker per core beyond the main thread's, at most 3 (src/sim/threads.ts).
 const WORKERS = Math.max(1, Math.min(cpus().length - 1, 3));
 const helpers = startNodeHelpers(WORKERS);
@@ -187,11 +191,9 @@ const team = new SeparationTeam(helpers.ports, { claimWaitMs: 2, minPairs: 4096,
 console.log(
   `with ${WORKERS} worker thread${WORKERS > 1 ? 's' : ''} (worker_threads) beside the main thread:`,
 );
-console.log(`${await frameRow(100_000, defaultLevel(), {}, team)}  ${separationKernel()}`);
+console.log(await frameRow(100_000, defaultLevel(), {}, team));
 console.log(`${swarmLabel}, with ${WORKERS} worker thread${WORKERS > 1 ? 's' : ''}:`);
-console.log(
-  `${await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }, team)}  ${separationKernel()}`,
-);
+console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }, team));
 team.dispose();
 await helpers.terminate();
 console.log(`load average at the end ${load()}`);

@@ -364,6 +364,8 @@ export class App implements DemoSource {
         ms: sim.crowdMs(),
         threads: sim.crowd.threads,
         threadNote: sim.crowd.threadNote,
+        kernel: sim.crowd.kernel,
+        precision: sim.crowd.precisionRan,
       },
       insight: this.insight.snapshot(this.sim),
       messages: [...this.messages.messages],

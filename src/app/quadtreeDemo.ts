@@ -42,8 +42,19 @@ export interface DemoState extends Settings {
    * it among exactly the positions {@link QuadtreeDemo.enemyPositions} returns now, and this frame's crowd
    * time, ms. `pairs` is 0 when off. `threads`: the threads whose work found the last pairs (1: the main
    * thread alone, then `threadNote` says why, e.g. 'page not cross-origin isolated'; '' when workers helped).
+   * `kernel`: the tree's kernel of the last pairs ('wasm-simd' or 'js'); `precision`: the precision their
+   * sums ran at ('f32', the fast sums on the WebAssembly kernel, or 'f64').
    */
-  crowd: { enabled: boolean; radius: number; pairs: number; ms: number; threads: number; threadNote: string };
+  crowd: {
+    enabled: boolean;
+    radius: number;
+    pairs: number;
+    ms: number;
+    threads: number;
+    threadNote: string;
+    kernel: string;
+    precision: string;
+  };
   /**
    * The player's last circle query by node kind (see docs/scene.md): `map` whether the top-down map is shown,
    * the counts, the nodes of each kind the map drew last, the tree's node count and the circle (tree units).

@@ -7,6 +7,8 @@ export { CrowdQuadtree } from './crowd/CrowdQuadtree';
 export {
   type CountArray,
   type SeparationKernel,
+  type SeparationOptions,
+  type SeparationPrecision,
   type SumArray,
   separationKernel,
   setSeparationKernel,

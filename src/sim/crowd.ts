@@ -10,9 +10,10 @@
  *
  * Nothing here allocates per frame: the counts, pushes and flags are sized once for every enemy.
  */
-import { type CrowdQuadtree, separationKernel } from 'point-quadtree/crowd';
+import { type CrowdQuadtree, type SeparationOptions, separationKernel } from 'point-quadtree/crowd';
 import type { OneThreadReason, SeparationTeam } from 'point-quadtree/parallel';
 import type { ChangeList } from './detection';
+import type { CrowdPrecision } from './settings';
 import { clamp, type GroundRect } from './world';
 
 /** Brute force is refused for the crowd when one all-pairs scan would take longer than this, ms. */
@@ -26,6 +27,10 @@ export const BRUTE_BUDGET_MS = 200;
 export const DEFAULT_NS_PER_PAIR = 1.8;
 /** Separation: how fast a pair at distance 0 pushes apart, as a multiple of the wandering speed. */
 export const SEPARATION_GAIN = 3;
+
+/** The tree's options for each precision (one object each, passed every frame). */
+const F32: SeparationOptions = Object.freeze({ precision: 'f32' });
+const F64: SeparationOptions = Object.freeze({ precision: 'f64' });
 
 /** Pairs checked by one O(n²) scan over `n` enemies. */
 export function pairsChecked(n: number): number {
@@ -60,6 +65,13 @@ export class Crowd {
   nsPerPair = DEFAULT_NS_PER_PAIR;
   /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
   kernel: string = separationKernel();
+  /** The precision asked of the tree's sums (the `crowdPrecision` setting; the simulation sets it). */
+  precision: CrowdPrecision = 'f64';
+  /**
+   * The precision the last pairs' sums were computed at: the one asked for on the WebAssembly kernel, 'f64'
+   * on the JavaScript kernel and by brute force (they compute in f64 either way).
+   */
+  precisionRan: CrowdPrecision = 'f64';
   /** Threads whose work found the last pairs: 1 (this one) plus the team's helpers that took part. */
   threads = 1;
   /** Why the last pairs were found on one thread ('' when helpers took part): see {@link ONE_THREAD}. */
@@ -203,21 +215,25 @@ export class Crowd {
       if (ms >= 2) this.nsPerPair = (ms * 1e6) / Math.max(1, pairsChecked(count));
       this.threads = 1;
       this.threadNote = 'brute force';
+      this.precisionRan = 'f64';
     } else {
       // Tree x, y are world x, z (world.ts): the tree's sums are the pushes along world x and z.
       const team = this.team;
+      // One options object per precision, made once: nothing is allocated per frame.
+      const options = this.precision === 'f32' ? F32 : F64;
       if (team !== null && workers) {
-        this.pairs = team.querySeparationInto(tree, radius, this.counts, this.pushX, this.pushZ);
+        this.pairs = team.querySeparationInto(tree, radius, this.counts, this.pushX, this.pushZ, options);
         this.threads = team.last.threads;
         this.threadNote = ONE_THREAD[team.last.reason];
         this.lostWorkers = team.last.lost;
       } else {
-        this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ);
+        this.pairs = tree.querySeparationInto(radius, this.counts, this.pushX, this.pushZ, options);
         this.threads = 1;
         this.threadNote = team === null ? this.noTeam : 'workers off';
         this.lostWorkers = 0;
       }
       this.kernel = separationKernel();
+      this.precisionRan = this.kernel === 'wasm-simd' ? this.precision : 'f64';
       this.bruteMs = estimate;
       this.bruteMeasured = false;
     }

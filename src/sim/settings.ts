@@ -12,6 +12,10 @@ export const MAX_ENEMIES = 100_000;
 export type Distribution = 'uniform' | 'clustered';
 export const DISTRIBUTIONS: readonly Distribution[] = ['uniform', 'clustered'];
 
+/** The precision of crowd mode's sums (the library's SeparationPrecision). */
+export type CrowdPrecision = 'f32' | 'f64';
+export const CROWD_PRECISIONS: readonly CrowdPrecision[] = ['f64', 'f32'];
+
 /**
  * What changing a setting requires, from the most to the least work:
  * - `regenerate`: every enemy back to its spawn for the seed and distribution, and a new tree;
@@ -236,6 +240,22 @@ export const SETTINGS = Object.freeze({
     url: 'workers',
     level: null,
     label: 'worker threads',
+    folder: 'Enemies',
+    effect: 'step',
+  }),
+  /**
+   * The precision of crowd mode's pushes: 'f64' (exact) or 'f32' (the library's fast sums: the WebAssembly
+   * kernel takes each pair's weight in f32 lanes; the pairs and counts stay exact, each push sum within
+   * 1e-5 x the enemy's neighbour count). The JavaScript kernel and brute force compute in f64 either way.
+   * The default is f64: measured on the scene's crowd, f32 saves nothing here
+   * (docs/crowd.md#the-fast-precision).
+   */
+  crowdPrecision: choiceRow<CrowdPrecision>({
+    default: 'f64',
+    options: CROWD_PRECISIONS,
+    url: 'precision',
+    level: null,
+    label: 'crowd precision',
     folder: 'Enemies',
     effect: 'step',
   }),

@@ -330,6 +330,7 @@ export class Simulation {
     const s = this.settings;
     const crowdOn = s.crowdMode;
     const { tree, xs, zs, count, crowd } = this;
+    crowd.precision = s.crowdPrecision;
     if (s.moving && s.speed > 0 && count > 0 && dt > 0) {
       // Separation (Crowd.separate) times itself (crowd time), so the wander's time starts after it.
       const push = s.speed * SEPARATION_GAIN * dt;

@@ -71,6 +71,8 @@ interface HudFrame {
   crowdBruteRefused: boolean;
   /** The tree's kernel that found them: 'wasm-simd' or 'js' (the JavaScript fallback). */
   crowdKernel: string;
+  /** The precision their sums ran at: 'f32' (the fast sums, WebAssembly only) or 'f64'. */
+  crowdPrecision: string;
   /** Threads that found them (1: the main thread alone, because of `crowdThreadNote`). */
   crowdThreads: number;
   crowdThreadNote: string;
@@ -175,6 +177,7 @@ export class Hud {
     crowdBrute: false,
     crowdBruteRefused: false,
     crowdKernel: 'js',
+    crowdPrecision: 'f64',
     crowdThreads: 1,
     crowdThreadNote: '',
     crowdLost: 0,
@@ -247,6 +250,7 @@ export class Hud {
     h.crowdBrute = crowd.brute;
     h.crowdBruteRefused = crowd.bruteRefused;
     h.crowdKernel = crowd.kernel;
+    h.crowdPrecision = crowd.precisionRan;
     h.crowdThreads = crowd.threads;
     h.crowdThreadNote = crowd.threadNote;
     h.crowdLost = crowd.lostWorkers;
@@ -293,7 +297,7 @@ export class Hud {
     this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
     if (f.crowd) {
-      const tree = `tree, ${f.crowdKernel}`;
+      const tree = `tree, ${f.crowdKernel} ${f.crowdPrecision}`;
       const how = f.crowdBrute ? 'brute force' : f.crowdBruteRefused ? `${tree}: brute force refused` : tree;
       this.set('crowd', `${integer.format(f.crowdPairs)} (${how})`);
       this.set('crowdTime', `${twoDecimals.format(this.crowdMs.value)} ms/frame`);

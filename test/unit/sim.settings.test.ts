@@ -60,6 +60,7 @@ describe('the settings table', () => {
       ['crowdMode', 'crowd', false],
       ['crowdRadius', 'crowdRadius', 1.5],
       ['workers', 'workers', true],
+      ['crowdPrecision', 'precision', 'f64'],
       ['distribution', 'distribution', 'uniform'],
       ['seed', 'seed', 1],
     ];
@@ -119,6 +120,7 @@ describe('the settings table', () => {
       'showVisited',
       'map',
       'workers',
+      'crowdPrecision',
     ]);
   });
 

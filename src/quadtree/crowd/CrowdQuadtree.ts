@@ -8,7 +8,13 @@ import type { QuadtreeOptions } from '../core/types';
 import { INTERNALS, PointQuadtree } from '../PointQuadtree';
 import { buildFrom } from '../update/build';
 import { WasmPairs } from './pairs';
-import { type CountArray, querySeparation, SeparationScratch, type SumArray } from './separation';
+import {
+  type CountArray,
+  querySeparation,
+  type SeparationOptions,
+  SeparationScratch,
+  type SumArray,
+} from './separation';
 
 /** The key of a crowd tree's internal accessor: its scratch of the fused join, for the team (parallel/). */
 export const CROWD: unique symbol = Symbol('CrowdQuadtree.crowd');
@@ -58,14 +64,25 @@ export class CrowdQuadtree extends PointQuadtree {
    * while the tree's structure ({@link PointQuadtree.version}) and the radius stay the same. No allocation
    * once the tree has answered one such query. Sums are accumulated in float64 (in any order, so they may
    * differ from a sequential sum in the last bits) and stored in the outputs' type.
+   * @param options - `{ precision: 'f32' }` for the fast sums: each pair's weight 1 / d from f32x4 lanes in
+   *   the WebAssembly kernel, the counts and pairs still exactly the default's, each sum within 1e-5 x its
+   *   item's count of the default's ({@link SeparationOptions}); `'f64'` or left out: exact float64. The
+   *   JavaScript kernel computes in float64 for either.
    * @returns the number of unordered pairs within `radius` (half the sum of the counts).
-   * @throws RangeError if `radius` is not a finite number >= 0, or an output is shorter than the largest id
-   *   in the tree plus one; TypeError if `counts` is not an Int32Array, Uint32Array, Float32Array or
-   *   Float64Array, or a sum is not a Float32Array or Float64Array. Nothing is written then. The tree is
-   *   never changed.
+   * @throws RangeError if `radius` is not a finite number >= 0, an output is shorter than the largest id
+   *   in the tree plus one, or `precision` is a string other than 'f64' and 'f32'; TypeError if `counts` is
+   *   not an Int32Array, Uint32Array, Float32Array or Float64Array, a sum is not a Float32Array or
+   *   Float64Array, `options` is neither undefined nor an object, or `precision` is not a string. Nothing is
+   *   written then. The tree is never changed.
    */
-  querySeparationInto(radius: number, counts: CountArray, sumX: SumArray, sumY: SumArray): number {
-    return querySeparation(this[INTERNALS](), this.crowd, radius, counts, sumX, sumY);
+  querySeparationInto(
+    radius: number,
+    counts: CountArray,
+    sumX: SumArray,
+    sumY: SumArray,
+    options?: SeparationOptions,
+  ): number {
+    return querySeparation(this[INTERNALS](), this.crowd, radius, counts, sumX, sumY, options);
   }
 
   /** Internal: the fused join's scratch, for the team (parallel/team.ts). */

@@ -19,6 +19,7 @@
 
 import {
   COUNT_OUTPUT,
+  checkOptionsObject,
   checkOutput,
   checkRadius,
   checkSeparate,
@@ -38,6 +39,38 @@ import { KernelRoomError } from './wasmLayout';
 export type CountArray = Int32Array | Uint32Array | Float32Array | Float64Array;
 /** Per-id sum output. */
 export type SumArray = Float32Array | Float64Array;
+
+/**
+ * The precision of querySeparationInto's sums: 'f64' (the default and the reference: exact float64
+ * arithmetic) or 'f32' (fast: each pair's weight 1 / d from one f32x4 square root and division in the
+ * WebAssembly kernel; the pairs and counts stay exact).
+ */
+export type SeparationPrecision = 'f64' | 'f32';
+
+/** The options of querySeparationInto (a tree's and a team's). */
+export interface SeparationOptions {
+  /**
+   * The sums' precision (default 'f64'). With 'f32' every count, and every pair found, is still exactly
+   * the f64 call's (the test of the radius is the same f64 rule), and each sum differs from the f64 call's
+   * by at most 1e-5 x that item's count (each push has length at most 1, so the count is the largest the
+   * sum's magnitude can be). The JavaScript kernel computes in f64 for either.
+   */
+  precision?: SeparationPrecision;
+}
+
+/**
+ * querySeparationInto's options, checked (each read once): 1 where they ask for the fast precision, else 0.
+ * @throws TypeError if `options` is neither undefined nor an object, or `precision` is not a string;
+ *   RangeError for a string other than 'f64' and 'f32'.
+ */
+export function checkSeparationOptions(options: unknown): number {
+  if (options === undefined) return 0;
+  const precision: unknown = (checkOptionsObject(options, true) as SeparationOptions).precision;
+  if (precision === undefined || precision === 'f64') return 0;
+  if (precision === 'f32') return 1;
+  const message = `${NAME}: precision must be 'f64' or 'f32', got ${describe(precision)}`;
+  throw typeof precision === 'string' ? new RangeError(message) : new TypeError(message);
+}
 
 /** Which kernel runs the fused join: WebAssembly SIMD, or the JavaScript reference. */
 export type SeparationKernel = 'wasm-simd' | 'js';
@@ -235,17 +268,20 @@ export function querySeparation(
   counts: CountArray,
   sumX: SumArray,
   sumY: SumArray,
+  options: SeparationOptions | undefined,
 ): number {
   checkRadius('radius', radius);
   const end = idEnd(t);
   checkSeparationOutputs(counts, sumX, sumY, end);
-  return separationInto(t, sc, radius, counts, sumX, sumY, end);
+  const fast = checkSeparationOptions(options) === 1;
+  return separationInto(t, sc, radius, counts, sumX, sumY, end, fast);
 }
 
 /**
  * Counts and separation sums of every item at `radius` into the per-id outputs (at least `end` =
- * {@link idEnd} long): every id below `end` is written, 0 for ids not in the tree. Returns the number
- * of unordered pairs within reach.
+ * {@link idEnd} long): every id below `end` is written, 0 for ids not in the tree. `fast`: the sums at the
+ * fast precision on the WebAssembly kernel (the JavaScript kernel computes in f64 either way). Returns the
+ * number of unordered pairs within reach.
  */
 export function separationInto(
   t: TreeState,
@@ -255,6 +291,7 @@ export function separationInto(
   sumX: SumArray,
   sumY: SumArray,
   end: number,
+  fast: boolean,
 ): number {
   const pool = t.pool;
   const slots = pool.top;
@@ -262,7 +299,7 @@ export function separationInto(
   if (wasm !== null) {
     try {
       // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
-      return wasm.run(t, sc.serial, radius, counts, sumX, sumY, end);
+      return wasm.run(t, sc.serial, radius, counts, sumX, sumY, end, fast);
     } catch (e) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript kernel.
       if (!(e instanceof KernelRoomError)) throw e;

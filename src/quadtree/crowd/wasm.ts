@@ -90,7 +90,8 @@ export class SeparationWasm {
   /**
    * Runs the kernel over a tree (its arrays each copied in whole) and writes the per-id sums of ids below
    * `end` into the caller's outputs. The leaf pairs are walked only when (`serial`, the tree's version,
-   * `radius`) differ from the list in memory (see {@link walkPairs}). Returns the number of item pairs.
+   * `radius`) differ from the list in memory (see {@link walkPairs}). `fast`: the sums at the fast
+   * precision (see {@link load}). Returns the number of item pairs.
    */
   run(
     t: TreeState,
@@ -100,9 +101,10 @@ export class SeparationWasm {
     sumX: Float32Array | Float64Array,
     sumY: Float32Array | Float64Array,
     end: number,
+    fast: boolean,
   ): number {
     const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
-    this.load(treeArrays(t, this.arrays), null, radius);
+    this.load(treeArrays(t, this.arrays), null, radius, fast);
     const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);
     return found;
@@ -183,9 +185,11 @@ export class SeparationWasm {
    * changes) and prepares the rows of its first `tree.slots` slots for `radius` (kernels/prepare.ts: once
    * per tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy
    * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
-   * keep the list of the last {@link walkPairs}, which must be of this tree.
+   * keep the list of the last {@link walkPairs}, which must be of this tree. `fast`: the rows' second pass
+   * takes each pair's weight in f32x4 lanes (kernels/rowFast.ts; the same pairs and counts, the sums within
+   * the bound of docs/crowd.md) where the scaled radius allows it ({@link FAST_MIN}), else the exact f64 pass.
    */
-  load(tree: TreeArrays, list: Int32Array | null, radius: number): void {
+  load(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): void {
     const room = this.layout.room;
     const pairs = list === null ? room.pairs : list.length >> 1;
     this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
@@ -202,7 +206,11 @@ export class SeparationWasm {
     this.count = copyIn(this.count, tree.count, buffer, at.count);
     this.i32[call.SLOTS >> 2] = tree.slots;
     this.f64[call.RADIUS >> 3] = radius;
-    this.f64[call.SCALE >> 3] = distanceScale(radius);
+    const s = distanceScale(radius);
+    this.f64[call.SCALE >> 3] = s;
+    // Inline, not a call: a double handed to or from a function that is not inlined is boxed, every call.
+    const r2 = radius * s * (radius * s);
+    this.i32[call.PRECISION >> 2] = fast && r2 >= FAST_MIN && r2 <= FAST_MAX ? 1 : 0;
     this.x.prepare(at.call);
   }
 
@@ -263,7 +271,7 @@ export class SeparationWasm {
    */
   pairs(t: TreeState, serial: number, radius: number, wide: number, outA: IdArray, outB: IdArray): number {
     const listPairs = this.walkPairs(t, serial, radius, wide, 0);
-    this.load(treeArrays(t, this.arrays), null, radius);
+    this.load(treeArrays(t, this.arrays), null, radius, false);
     const at = this.layout.at;
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;
@@ -343,6 +351,16 @@ export class SeparationWasm {
     return this.x.memory.buffer.byteLength;
   }
 }
+
+/**
+ * Where the fast precision's f32 weights apply: where the scaled square (r s)^2 is in [FAST_MIN, FAST_MAX] =
+ * [2^-100, 2^120], every square within reach is a normal f32 or below the kernel's TINY (2^-120; those pairs
+ * go one by one in f64). Elsewhere the call runs the exact pass: radius 0, and the radii that distanceScale
+ * leaves unscaled outside it, from about 1e-144 to 2^-50 (8.9e-16) and from 2^60 (1.2e18) to about 1.3e154
+ * (radii beyond those are scaled near 1, and run fast).
+ */
+export const FAST_MIN = 2 ** -100;
+export const FAST_MAX = 2 ** 120;
 
 /** scatterLeaves' element type of an output: 0 f64, 1 f32, 2 i32 (Uint32Array too: counts are never negative). */
 function kindOf(a: Output): number {

@@ -24,7 +24,9 @@ import { TreeState } from '../core/state';
 import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
+  checkSeparationOptions,
   checkSeparationOutputs,
+  type SeparationOptions,
   SeparationScratch,
   type SumArray,
   separationInto,
@@ -151,6 +153,8 @@ class TeamCall {
   sumX: SumArray = new Float64Array(0);
   sumY: SumArray = new Float64Array(0);
   end = 0;
+  /** The sums at the fast precision (options.precision 'f32'). */
+  fast = false;
 }
 
 /**
@@ -273,7 +277,7 @@ export class SeparationTeam {
    * the sums up to the order of additions), split over the caller and the helpers. In phases: the checks;
    * the walk, the helpers ready and the cut of the list (else the whole call on this thread); publishing
    * the inputs; the caller's own range and the ranges no helper claimed; collecting the helpers' ranges;
-   * merging the sums into the outputs.
+   * merging the sums into the outputs. `options` as the tree's (its precision is every thread's).
    * @throws as the tree's own call, before anything is written.
    */
   querySeparationInto(
@@ -282,8 +286,9 @@ export class SeparationTeam {
     counts: CountArray,
     sumX: SumArray,
     sumY: SumArray,
+    options?: SeparationOptions,
   ): number {
-    this.start(tree, radius, counts, sumX, sumY);
+    this.start(tree, radius, counts, sumX, sumY, options);
     const last = this.last;
     const wasm = separationWasm();
     let reason: OneThreadReason = '';
@@ -325,12 +330,15 @@ export class SeparationTeam {
     counts: CountArray,
     sumX: SumArray,
     sumY: SumArray,
+    options: SeparationOptions | undefined,
   ): void {
     const { t, sc } = crowdOf(tree);
     checkRadius('radius', radius);
     const end = idEnd(t);
     checkSeparationOutputs(counts, sumX, sumY, end);
+    const fast = checkSeparationOptions(options) === 1;
     const call = this.call;
+    call.fast = fast;
     call.t = t;
     call.sc = sc;
     call.radius = radius;
@@ -348,7 +356,7 @@ export class SeparationTeam {
   private alone(reason: OneThreadReason): number {
     const c = this.call;
     this.last.reason = reason;
-    return separationInto(c.t, c.sc, c.radius, c.counts, c.sumX, c.sumY, c.end);
+    return separationInto(c.t, c.sc, c.radius, c.counts, c.sumX, c.sumY, c.end, c.fast);
   }
 
   /**
@@ -415,8 +423,9 @@ export class SeparationTeam {
     v.start.set(t.nodeStart);
     v.count.set(t.nodeCount);
     v.list.set(wasm.pairList());
-    // The radius alone: each thread's kernel takes its distance scale from it.
+    // The radius alone (each thread's kernel takes its distance scale from it), then the precision.
     v.numbers[0] = radius;
+    v.numbers[1] = this.call.fast ? 1 : 0;
     control[SLOTS] = pool.top;
     control[PAIRS] = this.pairs;
     control[NODES] = t.nodeTop;
@@ -442,7 +451,7 @@ export class SeparationTeam {
     const control = v.control;
     const cuts = this.cuts;
     // The tree into the caller's kernel once (with its rows prepared) for all the ranges it may do.
-    wasm.load(treeArrays(t, this.arrays), null, radius);
+    wasm.load(treeArrays(t, this.arrays), null, radius, this.call.fast);
     let found = wasm.accumulateRange(0, cuts[1]);
     this.banked = false;
     const last = this.last;

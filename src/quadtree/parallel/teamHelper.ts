@@ -85,7 +85,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
       }
       tree.slots = slots;
       // Its own copy of the tree, its rows prepared (its own temp: this module instance is this thread's).
-      wasm.load(tree, views.list, views.numbers[0]);
+      wasm.load(tree, views.list, views.numbers[0], views.numbers[1] === 1);
       const found = wasm.accumulateRange(from, to);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;

@@ -19,7 +19,8 @@
  *                STATE      0 not attached yet, ATTACHED, NO_KERNEL (it cannot run the kernel)
  *                SEEN       the last SEQ the helper picked up (a helper given up on is used again once
  *                           it has picked up a later generation: it has finished the one it was late in)
- *   f64 x 2  the radius (each thread's kernel takes the distance scale from it), then one unused
+ *   f64 x 2  the radius (each thread's kernel takes the distance scale from it), then the precision (1:
+ *            the fast sums, 0: exact)
  *   xy       f64 x XY_CAP          the pool's x, y per slot (pool.xy)
  *   ids      i32 x IDS_CAP         pool.ids
  *   start    i32 x NODES_CAP       nodeStart          count  i32 x NODES_CAP  nodeCount

@@ -37,6 +37,12 @@ export function addPair(c: usize, i: i32, j: i32, inverse: f64): void {
   addSums(sums, j, ux, uy, 1);
 }
 
+/** Adds the push (x, y) in `u` and the count c to the sums record at byte address `q`. */
+export function addAt(q: i32, u: v128, c: f64): void {
+  v128.store(<usize>q, f64x2.add(v128.load(<usize>q), u));
+  store<f64>(<usize>q, load<f64>(<usize>q, 16) + c, 16);
+}
+
 /** Adds (x, y) and c to the sums of slot i (records of 32 bytes: f64 sum x, sum y, count, unused). */
 export function addSums(sums: usize, i: i32, x: f64, y: f64, c: f64): void {
   const p = sums + ((<usize>i) << 5);

@@ -9,9 +9,10 @@
 // kernel's, and the square root and division run on about a third of the candidates. The items go in
 // batches: the first pass of each item of a batch, then the second pass of each, back to back.
 
-import { COUNT, RADIUS, SCALE, SLOTS, SUMS, TEMP, XY } from './call';
-import { addPair } from './pair';
+import { COUNT, PRECISION, RADIUS, SCALE, SLOTS, SUMS, TEMP, XY } from './call';
+import { addAt, addPair } from './pair';
 import { buildRow } from './rowBuild';
+import { fastBatch } from './rowFast';
 import { COMPACT, rowCap, rowX } from './rowLayout';
 
 /**
@@ -28,13 +29,15 @@ export function rowJoin(c: usize, k: i32, k2: i32, a: i32): i32 {
   if (self) m = ~m;
   setUpRow(c, m);
   let found: i32 = 0;
+  // PRECISION 1: the second pass with the weights in f32x4 lanes (rowFast.ts); the same pairs.
+  const fast = load<i32>(c, PRECISION) !== 0;
   // The items in batches: the first pass of every item of a batch, then the second pass of each (so that
   // the second passes of consecutive items, long waits on the square root and division, overlap instead of
   // each waiting behind the next item's first pass).
   let p0 = 0;
   while (p0 < na) {
     const p1 = listBatch(c, p0, na, m, self);
-    found += exactBatch(c, p0, p1);
+    found += fast ? fastBatch(c, p0, p1) : exactBatch(c, p0, p1);
     p0 = p1;
   }
   return found;
@@ -211,7 +214,12 @@ function exactBatch(c: usize, p0: i32, p1: i32): i32 {
   return found;
 }
 
-/** The `nr` rare pairs listed at `list` (addresses of x, y) with the item at `ai`, added one by one. */
+/**
+ * The `nr` rare pairs listed at `list` (addresses of x, y) with the item at `ai`, added one by one. Called
+ * from exactBatch alone, so that binaryen inlines it (a function with a loop is inlined only where it has
+ * one caller: a call per item made V8 spill the item loop's values, 2-4% of the call); rowFast.ts has
+ * its own copy for the same reason.
+ */
 function addRare(c: usize, list: usize, nr: i32, ai: i32): i32 {
   const xy = <i32>load<usize>(c, XY);
   const radius = load<f64>(c, RADIUS);
@@ -223,10 +231,4 @@ function addRare(c: usize, list: usize, nr: i32, ai: i32): i32 {
     addPair(c, si, sj, inverse);
   }
   return nr;
-}
-
-/** Adds the push (x, y) in `u` and the count c to the sums record at byte address `q`. */
-function addAt(q: i32, u: v128, c: f64): void {
-  v128.store(<usize>q, f64x2.add(v128.load(<usize>q), u));
-  store<f64>(<usize>q, load<f64>(<usize>q, 16) + c, 16);
 }
