@@ -5,14 +5,21 @@
  *
  *   npm run mutate                      every file of the core (CORE below)
  *   npm run mutate -- FILE ...          those files (a Stryker mutation range works too: FILE:12-40)
- *   npm run mutate -- --recheck         the last run's time-outs again, one at a time, 5 minutes each:
- *                                       a time-out counts as killed only if it times out again
+ *   npm run mutate -- --recheck [FILE]  the time-outs of the last run (of FILE's mutants) again, each alone
+ *                                       (applied to a copy, its covering test files run uninstrumented),
+ *                                       5 minutes each (`--recheck-ms N` sets the limit): a time-out counts
+ *                                       as killed only if it times out again. Answers add up in
+ *                                       reports/mutation/recheck.json, so each file can be rechecked alone.
+ *                                       `--tests A,B`: only those of its covering test files (timed first on
+ *                                       the unmutated code); a mutant they pass stays unchecked.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
  *                                       mutants docs/development.md lists taken out of the score
  * Other flags that start with `--` go to Stryker as they are (`--concurrency 1`, `--force`).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 
 /** The core that `npm run mutate` covers with no file named: the queries, the updates, the pair walk, the checks. */
 export const CORE = [
@@ -33,14 +40,11 @@ const REPORT = 'reports/mutation/mutation.json';
 const RECHECK = 'reports/mutation/recheck.json';
 const DOCS = 'docs/development.md';
 
-function stryker(mutate, flags, env = {}) {
+function stryker(mutate, flags) {
   const run = spawnSync(
     'npx',
     ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(','), ...flags],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, ...env },
-    },
+    { stdio: 'inherit' },
   );
   return run.status ?? 1;
 }
@@ -75,19 +79,106 @@ function equivalents() {
   return keys;
 }
 
-function recheckTimeouts() {
-  const ranges = [];
-  for (const m of mutantsOf(REPORT).values()) {
-    if (m.status !== 'Timeout') continue;
-    const { start, end } = m.location;
-    ranges.push(`${m.file}:${start.line}:${start.column}-${end.line}:${end.column}`);
+/** A copy of the project to apply one mutant at a time to (node_modules linked, as Stryker's sandbox). */
+function recheckCopy() {
+  const dir = mkdtempSync(join(tmpdir(), 'mutate-recheck-'));
+  const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.scratch', 'dist', 'coverage']);
+  cpSync('.', dir, { recursive: true, filter: (from) => !skip.has(basename(from)) });
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Runs `args` in `cwd` for at most `ms`: 'passed', 'failed' or 'timed out' (its process group killed). */
+function runFor(cwd, args, ms) {
+  return new Promise((done) => {
+    const child = spawn('npx', args, { cwd, stdio: 'ignore', detached: true });
+    const timer = setTimeout(() => {
+      process.kill(-child.pid, 'SIGKILL');
+      done('timed out');
+    }, ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done(code === 0 ? 'passed' : 'failed');
+    });
+  });
+}
+
+/**
+ * The time-outs of the last run (of `files`' mutants when some are named) again, each alone: applied by
+ * hand to a copy of the project and tested by the test files that cover it, uninstrumented (faster than
+ * under Stryker, so a slow mutant is not mistaken for a loop), for at most `limitMs`. Failed: killed; passed:
+ * survived; timed out again: a loop. A Stryker run cannot single one out (a mutation range takes every
+ * mutant inside it: a block's time-out would take the whole block's). The answers replace earlier ones for
+ * the same mutants in RECHECK; the others there stay.
+ */
+async function recheckTimeouts(files, limitMs = 300_000, only = []) {
+  const report = existsSync(REPORT) ? JSON.parse(readFileSync(REPORT, 'utf8')) : { files: {}, testFiles: {} };
+  const fileOfTest = new Map();
+  for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
+    for (const test of tests) fileOfTest.set(test.id, file);
   }
-  if (ranges.length === 0) {
+  const todo = [...mutantsOf(REPORT).values()].filter(
+    (m) => m.status === 'Timeout' && (files.length === 0 || files.includes(m.file)),
+  );
+  if (todo.length === 0) {
     console.log('mutate --recheck: the last run has no time-outs');
     return 0;
   }
-  console.log(`mutate --recheck: ${ranges.length} time-outs, one at a time`);
-  return stryker(ranges, [], { MUTATE_RECHECK: '1' });
+  console.log(`mutate --recheck: ${todo.length} time-outs, one at a time, ${limitMs / 1000} s each at most`);
+  const dir = recheckCopy();
+  const kept = existsSync(RECHECK) ? JSON.parse(readFileSync(RECHECK, 'utf8')) : { files: {} };
+  const vitest = ['vitest', 'run', '-c', 'vitest.mutate.config.ts', '--bail', '1'];
+  try {
+    if (only.length > 0) {
+      // What the limit is measured against: the same tests on the unmutated code.
+      const began = Date.now();
+      const outcome = await runFor(dir, [...vitest, ...only], limitMs);
+      console.log(`unmutated, ${only.join(' ')}: ${outcome} in ${Math.round((Date.now() - began) / 1000)} s`);
+      if (outcome !== 'passed') return 1;
+    }
+    for (const m of todo) {
+      const path = join(dir, m.file);
+      const source = readFileSync(path, 'utf8');
+      const lines = source.split('\n');
+      const at = ({ line, column }) =>
+        lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + column - 1;
+      const from = at(m.location.start);
+      const to = at(m.location.end);
+      const covering = new Set((m.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean));
+      // (Named test files run whether or not the report lists them as covering: a file that does not
+      // reach the mutant passes, which settles nothing.)
+      const tests = only.length > 0 ? only : [...covering];
+      writeFileSync(path, source.slice(0, from) + m.replacement + source.slice(to));
+      const began = Date.now();
+      // No covering file known (ids a reused result no longer maps): every suite of the config.
+      const outcome = await runFor(dir, [...vitest, ...tests], limitMs);
+      writeFileSync(path, source);
+      const seconds = Math.round((Date.now() - began) / 1000);
+      // With only some of its tests run, a pass says nothing: the mutant stays an unchecked time-out.
+      const status =
+        outcome === 'failed'
+          ? 'Killed'
+          : outcome === 'timed out'
+            ? 'Timeout'
+            : only.length > 0
+              ? ''
+              : 'Survived';
+      console.log(
+        `${keyOf(m.file, m)}: ${status || 'unsettled'} (${outcome}, ${seconds} s, ${tests.length} test files)`,
+      );
+      if (status === '') continue;
+      const mutants = (kept.files[m.file]?.mutants ?? []).filter(
+        (o) => keyOf(m.file, o) !== keyOf(m.file, m),
+      );
+      const { file, ...rest } = m;
+      mutants.push({ ...rest, status, statusReason: `recheck: ${outcome} in ${seconds} s` });
+      kept.files[m.file] = { mutants };
+      writeFileSync(RECHECK, JSON.stringify(kept));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return 0;
 }
 
 function table() {
@@ -136,9 +227,19 @@ function table() {
 
 const args = process.argv.slice(2);
 if (args.includes('--table')) process.exit(table());
-if (args.includes('--recheck')) process.exit(recheckTimeouts());
 const flagAt = args.findIndex((a) => a.startsWith('--'));
 const files = flagAt < 0 ? args : args.slice(0, flagAt);
+if (args.includes('--recheck')) {
+  const tests = args.indexOf('--tests');
+  const only = tests < 0 ? [] : args[tests + 1].split(',');
+  const at = args.indexOf('--recheck-ms');
+  const limitMs = at < 0 ? undefined : Number(args[at + 1]);
+  if (limitMs !== undefined && !(limitMs > 0)) {
+    console.error(`mutate: --recheck-ms needs a number of milliseconds, got ${args[at + 1]}`);
+    process.exit(2);
+  }
+  process.exit(await recheckTimeouts(files, limitMs, only));
+}
 const flags = flagAt < 0 ? [] : args.slice(flagAt);
 const targets = files.length > 0 ? files : CORE;
 const missing = targets.filter((f) => !existsSync(f.split(':')[0]));

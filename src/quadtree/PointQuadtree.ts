@@ -17,6 +17,7 @@ import {
   describe,
   lengthOf,
   MAX_ID,
+  mustBe,
   NAME,
   notANumber,
   rectArg,
@@ -395,13 +396,9 @@ export class PointQuadtree {
     checkCoordinate('x', x);
     checkCoordinate('y', y);
     if (typeof k !== 'number') notANumber('k', k);
-    if (!Number.isInteger(k) || k < 0) {
-      throw new RangeError(`${NAME}: k must be a finite integer >= 0, got ${describe(k)}`);
-    }
+    if (!Number.isInteger(k) || k < 0) mustBe(RangeError, 'k', 'a finite integer >= 0', k);
     if (typeof maxDistance !== 'number') notANumber('maxDistance', maxDistance);
-    if (!(maxDistance >= 0)) {
-      throw new RangeError(`${NAME}: maxDistance must be a number >= 0, got ${describe(maxDistance)}`);
-    }
+    if (!(maxDistance >= 0)) mustBe(RangeError, 'maxDistance', 'a number >= 0', maxDistance);
     checkOutArray('out', out);
     nearestInto(this.t, x, y, k, maxDistance, out, this.lastQuery);
     return out;

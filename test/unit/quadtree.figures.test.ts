@@ -187,6 +187,31 @@ describe('lastQuery after nearest', () => {
       }
     });
   }
+
+  // A query that can find nothing opens nothing: no node is within the bound of a search for no ids, and an
+  // empty tree has no non-empty node. The figures before it are non-zero, so stale ones would show.
+  it('k = 0: [] and every figure 0, on a tree with points', () => {
+    const { tree } = seeded(13, 40, false, { maxItems: 4 });
+    for (const [x, y] of [
+      [50, 50],
+      [-20, 130],
+    ]) {
+      tree.nearest(x, y, 3);
+      expect(tree.lastQuery.nodesVisited).toBeGreaterThan(0);
+      expect(tree.nearest(x, y, 0)).toEqual([]);
+      expect(tree.lastQuery, `(${x}, ${y})`).toEqual({ nodesVisited: 0, pointsTested: 0, found: 0 });
+    }
+  });
+
+  it('an empty tree: [] and every figure 0', () => {
+    const tree = new PointQuadtree({ bounds });
+    tree.insert(1, 5, 5);
+    tree.nearest(5, 5, 1);
+    expect(tree.lastQuery).toEqual({ nodesVisited: 1, pointsTested: 1, found: 1 });
+    tree.remove(1);
+    expect(tree.nearest(5, 5, 4)).toEqual([]);
+    expect(tree.lastQuery).toEqual({ nodesVisited: 0, pointsTested: 0, found: 0 });
+  });
 });
 
 describe('an Into query with too little room throws, whichever leaf loop it takes', () => {

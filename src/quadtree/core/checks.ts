@@ -42,23 +42,27 @@ export function describe(value: unknown): string {
   }
 }
 
+/**
+ * The one wording of an argument's error, built here once:
+ * `PointQuadtree: <name> must be <rule>, got <value as describe shows it>`.
+ */
+export function mustBe(type: typeof TypeError, name: string, rule: string, value: unknown): never {
+  throw new type(`${NAME}: ${name} must be ${rule}, got ${describe(value)}`);
+}
+
 /** A TypeError for an argument that is not a number at all (checked with typeof; nothing is converted). */
 export function notANumber(name: string, value: unknown): never {
-  throw new TypeError(`${NAME}: ${name} must be a number, got ${describe(value)}`);
+  mustBe(TypeError, name, 'a number', value);
 }
 
 export function checkCoordinate(name: string, value: number): void {
   if (typeof value !== 'number') notANumber(name, value);
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`${NAME}: ${name} must be a finite number, got ${describe(value)}`);
-  }
+  if (!Number.isFinite(value)) mustBe(RangeError, name, 'a finite number', value);
 }
 
 export function checkRadius(name: string, value: number): void {
   if (typeof value !== 'number') notANumber(name, value);
-  if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${NAME}: ${name} must be a finite number >= 0, got ${describe(value)}`);
-  }
+  if (!Number.isFinite(value) || value < 0) mustBe(RangeError, name, 'a finite number >= 0', value);
 }
 
 /*
@@ -161,7 +165,7 @@ export function checkOutput(name: string, value: unknown, types: readonly string
 function wrongOutput(name: string, value: unknown, types: readonly string[]): never {
   const last = types.length - 1;
   const list = `${types.slice(0, last).join(', ')} or ${types[last]}`;
-  throw new TypeError(`${NAME}: ${name} must be ${article(list)} ${list}, got ${describe(value)}`);
+  mustBe(TypeError, name, `${article(list)} ${list}`, value);
 }
 
 /** Whether `type` is one of `types` (a loop of ===: a third of the cost of includes, per query). */
@@ -203,14 +207,12 @@ export function checkSeparate(nameA: string, a: ArrayBufferView, nameB: string, 
 
 /** A callback of visitNodes, visitCircle or forEachPair: checked first, even where it would not be called. */
 export function checkCallback(name: string, value: unknown): void {
-  if (typeof value !== 'function') {
-    throw new TypeError(`${NAME}: ${name} must be a function, got ${describe(value)}`);
-  }
+  if (typeof value !== 'function') mustBe(TypeError, name, 'a function', value);
 }
 
 /** The plain array that queryCircle, queryRect and nearest append ids to, checked before the query runs. */
 export function checkOutArray(name: string, value: unknown): void {
-  if (!Array.isArray(value)) throw new TypeError(`${NAME}: ${name} must be an array, got ${describe(value)}`);
+  if (!Array.isArray(value)) mustBe(TypeError, name, 'an array', value);
 }
 
 /**
@@ -220,9 +222,7 @@ export function checkOutArray(name: string, value: unknown): void {
  * a TypeError, and so is a length that is not a number; a negative or fractional length is a RangeError.
  */
 export function checkArrayLike(name: string, value: unknown): number {
-  if (value === null || typeof value !== 'object') {
-    throw new TypeError(`${NAME}: ${name} must be an array or typed array, got ${describe(value)}`);
-  }
+  if (value === null || typeof value !== 'object') mustBe(TypeError, name, 'an array or typed array', value);
   if (typedArrayName.call(value) !== undefined) {
     const n = typedArrayLength.call(value as ArrayBufferView);
     if (n === 0) notDetached(name, value as ArrayBufferView);
@@ -230,9 +230,8 @@ export function checkArrayLike(name: string, value: unknown): number {
   }
   const length = (value as ArrayLike<unknown>).length;
   if (typeof length !== 'number') notANumber(`${name}.length`, length);
-  if (!Number.isSafeInteger(length) || length < 0) {
-    throw new RangeError(`${NAME}: ${name}.length must be an integer >= 0, got ${describe(length)}`);
-  }
+  if (!Number.isSafeInteger(length) || length < 0)
+    mustBe(RangeError, `${name}.length`, 'an integer >= 0', length);
   return length;
 }
 
@@ -260,9 +259,8 @@ export function snapshot(value: ArrayLike<number>, n: number): ArrayLike<number>
 
 export function checkId(id: number): void {
   if (typeof id !== 'number') notANumber('id', id);
-  if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
-    throw new RangeError(`${NAME}: id must be an integer from 0 to ${MAX_ID}, got ${describe(id)}`);
-  }
+  if (!Number.isInteger(id) || id < 0 || id > MAX_ID)
+    mustBe(RangeError, 'id', `an integer from 0 to ${MAX_ID}`, id);
 }
 
 export function checkCircle(x: number, y: number, radius: number): void {
@@ -316,9 +314,7 @@ export interface CheckedOptions {
  */
 export function checkOptionsObject(value: unknown, optional: boolean): object {
   if (value === undefined && optional) return {};
-  if (value === null || typeof value !== 'object') {
-    throw new TypeError(`${NAME}: options must be an object, got ${describe(value)}`);
-  }
+  if (value === null || typeof value !== 'object') mustBe(TypeError, 'options', 'an object', value);
   return value;
 }
 
@@ -332,7 +328,7 @@ export function optionNumber(name: string, value: unknown, fallback: number): nu
 /** A true / false option as read: false where undefined; a TypeError for anything else. */
 export function optionFlag(name: string, value: unknown): boolean {
   if (value === undefined || typeof value === 'boolean') return value === true;
-  throw new TypeError(`${NAME}: ${name} must be true or false, got ${describe(value)}`);
+  mustBe(TypeError, name, 'true or false', value);
 }
 
 /**
@@ -343,9 +339,7 @@ export function optionFlag(name: string, value: unknown): boolean {
 export function checkOptions(options: QuadtreeOptions): CheckedOptions {
   const o = checkOptionsObject(options, false) as Partial<QuadtreeOptions>;
   const b = o.bounds;
-  if (b === null || typeof b !== 'object') {
-    throw new TypeError(`${NAME}: bounds must be {minX, minY, maxX, maxY}, got ${describe(b)}`);
-  }
+  if (b === null || typeof b !== 'object') mustBe(TypeError, 'bounds', '{minX, minY, maxX, maxY}', b);
   const minX = boundsField('minX', b.minX);
   const minY = boundsField('minY', b.minY);
   const maxX = boundsField('maxX', b.maxX);
@@ -361,28 +355,21 @@ export function checkOptions(options: QuadtreeOptions): CheckedOptions {
   }
   const maxItems = optionNumber('maxItems', o.maxItems, DEFAULTS.maxItems);
   if (!Number.isInteger(maxItems) || maxItems < 1 || maxItems > 0x7fffffff) {
-    throw new RangeError(
-      `${NAME}: maxItems must be an integer from 1 to 2147483647, got ${describe(maxItems)}`,
-    );
+    mustBe(RangeError, 'maxItems', 'an integer from 1 to 2147483647', maxItems);
   }
   const minSize = optionNumber('minSize', o.minSize, DEFAULTS.minSize);
-  if (!Number.isFinite(minSize) || minSize <= 0) {
-    throw new RangeError(`${NAME}: minSize must be a finite number > 0, got ${describe(minSize)}`);
-  }
+  if (!Number.isFinite(minSize) || minSize <= 0)
+    mustBe(RangeError, 'minSize', 'a finite number > 0', minSize);
   const looseness = optionNumber('looseness', o.looseness, DEFAULTS.looseness);
-  if (!Number.isFinite(looseness) || looseness < 0) {
-    throw new RangeError(`${NAME}: looseness must be a finite number >= 0, got ${describe(looseness)}`);
-  }
+  if (!Number.isFinite(looseness) || looseness < 0)
+    mustBe(RangeError, 'looseness', 'a finite number >= 0', looseness);
   return { bounds: { minX, minY, maxX, maxY }, maxItems, minSize, looseness };
 }
 
 /** One field of the bounds, as read: a TypeError if not a number, a RangeError if not finite. */
 function boundsField(key: string, value: unknown): number {
-  if (typeof value !== 'number') notANumber(`bounds.${key}`, value);
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`${NAME}: bounds.${key} must be a finite number, got ${describe(value)}`);
-  }
-  return value;
+  checkCoordinate(`bounds.${key}`, value as number);
+  return value as number;
 }
 
 /**

@@ -30,7 +30,7 @@ export class LeafList {
 
 /** update/root.ts: growth and shrinking. */
 export class RootScratch {
-  /** anyInRect's and allWithin's walk. */
+  /** someItem's walk. */
   readonly stack = new NodeStack();
   /** A rectangle being built: growFor's target, halveToItems' candidate, refitDown's extent. */
   readonly box = new Float64Array(4);

@@ -99,7 +99,8 @@ export function growFor(t: TreeState, p: Float64Array, moving = -1): boolean {
       // Points on the old far edges were in the root (closed) but belong to the new neighbour quadrant.
       if (!edgeItems && t.size > 0) {
         edgeItems =
-          (!west && anyInRect(t, maxX, minY, maxX, maxY)) || (!north && anyInRect(t, minX, maxY, maxX, maxY));
+          (!west && someItem(t, maxX, minY, maxX, maxY, true)) ||
+          (!north && someItem(t, minX, maxY, maxX, maxY, true));
       }
       const g = allocGroup(t, 0);
       // The old root's edges are the new root's split lines, so it is exactly one quadrant.
@@ -125,8 +126,20 @@ export function growFor(t: TreeState, p: Float64Array, moving = -1): boolean {
   return false;
 }
 
-/** Whether any item lies in the closed rectangle (a walk pruned by the nodes' loose rectangles). */
-function anyInRect(t: TreeState, minX: number, minY: number, maxX: number, maxY: number): boolean {
+/**
+ * Whether some item lies inside the closed rectangle (`inside`), or some item outside it (not `inside`): the
+ * one walk of growFor's edge test and of the shrinking checks. A non-empty node whose (loose) rectangle lies
+ * wholly inside or wholly outside the rectangle answers for all its items, so the walk opens only the nodes
+ * that straddle its edges and stops at the first item found.
+ */
+function someItem(
+  t: TreeState,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  inside: boolean,
+): boolean {
   const lb = t.nodeLoose;
   const xy = t.pool.xy;
   const walk = t.root.stack;
@@ -135,8 +148,11 @@ function anyInRect(t: TreeState, minX: number, minY: number, maxX: number, maxY:
   stack[sp++] = 0;
   while (sp > 0) {
     const m = stack[--sp];
+    if (t.nodeCount[m] === 0) continue;
     const b = m << 2;
-    if (t.nodeCount[m] === 0 || lb[b] > maxX || lb[b + 1] > maxY || lb[b + 2] < minX || lb[b + 3] < minY) {
+    const covered = lb[b] >= minX && lb[b + 1] >= minY && lb[b + 2] <= maxX && lb[b + 3] <= maxY;
+    if (covered || lb[b] > maxX || lb[b + 1] > maxY || lb[b + 2] < minX || lb[b + 3] < minY) {
+      if (covered === inside) return true;
       continue;
     }
     const c = t.nodeChild[m];
@@ -149,7 +165,7 @@ function anyInRect(t: TreeState, minX: number, minY: number, maxX: number, maxY:
     for (let i = s; i < s + t.nodeCount[m]; i++) {
       const x = xy[i << 1];
       const y = xy[(i << 1) + 1];
-      if (x >= minX && x <= maxX && y >= minY && y <= maxY) return true;
+      if ((x >= minX && x <= maxX && y >= minY && y <= maxY) === inside) return true;
     }
   }
   return false;
@@ -272,37 +288,9 @@ function withinFitReach(t: TreeState): boolean {
   return allWithin(t, reach[0], reach[1], reach[2], reach[3]);
 }
 
-/**
- * Whether every item lies in the closed rectangle. Walks only the nodes whose (loose) rectangle reaches
- * outside it, and stops at the first item found outside: while a stray is out that is soon.
- */
+/** Whether every item lies in the closed rectangle (see someItem: it stops at the first item outside). */
 function allWithin(t: TreeState, minX: number, minY: number, maxX: number, maxY: number): boolean {
-  const lb = t.nodeLoose;
-  const xy = t.pool.xy;
-  const walk = t.root.stack;
-  let stack = walk.items;
-  let sp = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const m = stack[--sp];
-    if (t.nodeCount[m] === 0) continue;
-    const b = m << 2;
-    if (lb[b] >= minX && lb[b + 1] >= minY && lb[b + 2] <= maxX && lb[b + 3] <= maxY) continue;
-    if (lb[b] > maxX || lb[b + 2] < minX || lb[b + 1] > maxY || lb[b + 3] < minY) return false;
-    const c = t.nodeChild[m];
-    if (c >= 0) {
-      stack = walk.room(sp, 4);
-      for (let k = c; k < c + 4; k++) stack[sp++] = k;
-      continue;
-    }
-    const s = t.nodeStart[m];
-    for (let i = s; i < s + t.nodeCount[m]; i++) {
-      const x = xy[i << 1];
-      const y = xy[(i << 1) + 1];
-      if (!(x >= minX && x <= maxX && y >= minY && y <= maxY)) return false;
-    }
-  }
-  return true;
+  return !someItem(t, minX, minY, maxX, maxY, false);
 }
 
 /** Makes child `k` (of the root's group `g`) the root; the other three children are empty. */
