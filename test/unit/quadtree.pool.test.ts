@@ -112,6 +112,60 @@ describe('ItemPool blocks', () => {
     expect(pool.freeLists.every((h) => h === -1)).toBe(true);
   });
 
+  it('asks for compaction an eighth before it must grow when more than a quarter idles', () => {
+    const pool = new ItemPool(64);
+    const blocks = Array.from({ length: 19 }, () => pool.alloc(3)); // 57 of 64 slots
+    for (const b of blocks.slice(0, 9)) pool.free(b, 3); // 27 of 57 idle
+    expect(pool.compactDue).toBe(false);
+    pool.alloc(1); // from the top: 58 > 64 - 8, with almost half idle
+    expect(pool.compactDue).toBe(true);
+    expect(pool.capacity).toBe(64); // not grown
+  });
+
+  it('seed 5: compact slides blocks down in place where the arrays have room (keeps them, order of starts)', () => {
+    const rnd = mulberry32(5);
+    const pool = new ItemPool(4096);
+    const owners = 40;
+    const start = new Int32Array(owners);
+    const cap = new Int32Array(owners);
+    const count = new Int32Array(owners);
+    const idSlot = new Int32Array(owners * 16).fill(-1);
+    let id = 0;
+    for (let o = 0; o < owners; o++) {
+      if (rnd() < 0.5) pool.free(pool.alloc(1 + Math.floor(rnd() * 12)), pool.blockCap); // holes
+      start[o] = pool.alloc(1 + Math.floor(rnd() * 12));
+      cap[o] = pool.blockCap;
+      count[o] = 1 + Math.floor(rnd() * cap[o]);
+      for (let i = 0; i < count[o]; i++, id++) {
+        const s = start[o] + i;
+        pool.ids[s] = id;
+        pool.xy[2 * s] = id + 0.25;
+        pool.xy[2 * s + 1] = -id;
+        idSlot[id] = s;
+      }
+    }
+    const xy = pool.xy;
+    const ids = pool.ids;
+    const before = Array.from(start);
+    const byStart = Array.from({ length: owners }, (_, o) => o).sort((a, b) => before[a] - before[b]);
+    // Owners in a shuffled order: the blocks keep their order in the pool anyway.
+    const list = Int32Array.from(byStart).reverse();
+    pool.compact(list, owners, start, cap, count, idSlot);
+    expect(pool.xy).toBe(xy);
+    expect(pool.ids).toBe(ids);
+    let to = 0;
+    for (const o of byStart) {
+      expect(start[o], `owner ${o}`).toBe(to);
+      to += cap[o];
+    }
+    expect([pool.top, pool.live, pool.compactDue]).toEqual([to, to, false]);
+    expect(pool.freeLists.every((h) => h === -1)).toBe(true);
+    for (let k = 0; k < id; k++) {
+      const s = idSlot[k];
+      expect([pool.ids[s], pool.xy[2 * s], pool.xy[2 * s + 1]], `id ${k}`).toEqual([k, k + 0.25, -k]);
+    }
+  });
+
   it('seed 3: 5,000 random allocs and frees never hand out a slot twice', () => {
     const rnd = mulberry32(3);
     const pool = new ItemPool();

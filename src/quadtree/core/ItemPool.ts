@@ -7,8 +7,10 @@
  * classCapacity). A freed block goes on the free list of the largest class it can hold (a bulk build gives
  * blocks of exact sizes, whose extra slots then idle until the next compaction). `top` is the high-water
  * mark; slots below it are in a leaf's block, in a free list, or lost to rounding. When more than a quarter
- * of the pool idles and it has to grow, `compactDue` is set: the tree compacts at its next safe point
- * (the start of a public operation), since compaction moves every block.
+ * of the pool idles and it has to grow (or is within an eighth of having to), `compactDue` is set: the tree
+ * compacts at its next safe point (the start of a public operation), since compaction moves every block.
+ * Compaction slides the blocks down in place where the arrays have room, so a pool that churns at a steady
+ * size (a crowd moving every frame) allocates nothing.
  */
 
 /** Number of size classes (class 63 would hold 3 * 2^31 slots: far more than any block). */
@@ -117,6 +119,11 @@ export class ItemPool {
     }
     const start = this.top;
     const need = start + cap;
+    // Nearly full with much idle: compact at the next safe point (in place, see compact) before the arrays
+    // must grow, so that a tree whose leaves keep changing size (a moving crowd) stops allocating.
+    if (need > this.ids.length - (this.ids.length >> 3) && this.top - this.live > this.top >> 2) {
+      this.compactDue = true;
+    }
     if (need > this.ids.length) {
       // Much of the pool idle in free lists: compact at the next safe point instead of growing again.
       if (this.top - this.live > this.top >> 2) this.compactDue = true;
@@ -147,7 +154,9 @@ export class ItemPool {
 
   /**
    * Rewrites the pool with the given blocks back to back (each keeps its capacity) and drops the free
-   * lists. Block k holds `count[owner[k]]` items at `start[owner[k]]` in `cap[owner[k]]` slots; `start` is
+   * lists: in place, in the order of their starts, where the arrays hold the blocks and an eighth more
+   * (allocating nothing; `owners` is reordered); otherwise into new arrays of that size, in the owners'
+   * order. Block k holds `count[owner[k]]` items at `start[owner[k]]` in `cap[owner[k]]` slots; `start` is
    * updated (indexed by owner, i.e. by leaf), and so is `idSlot` for every item moved.
    */
   compact(
@@ -163,6 +172,11 @@ export class ItemPool {
     let total = 0;
     for (let k = 0; k < nOwners; k++) total += cap[owners[k]];
     const size = total + (total >> 3) + 64;
+    if (size <= this.ids.length) {
+      // The arrays have room: slide the blocks down in place (allocates nothing; the pool keeps its size).
+      this.slideDown(owners, nOwners, start, cap, count, idSlot, total);
+      return;
+    }
     const xy = new Float64Array(size * 2);
     const ids = new Int32Array(size);
     const oldXY = this.xy;
@@ -184,4 +198,64 @@ export class ItemPool {
     this.freeLists.fill(-1);
     this.compactDue = false;
   }
+
+  /**
+   * compact's in-place form: the owners sorted by their blocks' starts, then each block moved down to the
+   * end of the one before (never up, so a block never overwrites one not yet moved). Blocks keep their
+   * order in the pool, not the owners' order.
+   */
+  private slideDown(
+    owners: Int32Array,
+    nOwners: number,
+    start: Int32Array,
+    cap: Int32Array,
+    count: Int32Array,
+    idSlot: Int32Array,
+    total: number,
+  ): void {
+    sortByStart(owners, nOwners, start);
+    const xy = this.xy;
+    const ids = this.ids;
+    let to = 0;
+    for (let k = 0; k < nOwners; k++) {
+      const n = owners[k];
+      const s = start[n];
+      if (s !== to) {
+        const e = s + count[n];
+        start[n] = to;
+        for (let i = s, d = to; i < e; i++, d++) idSlot[copyItem(xy, ids, i, xy, ids, d)] = d;
+      }
+      to += cap[n];
+    }
+    this.top = total;
+    this.live = total;
+    this.freeLists.fill(-1);
+    this.compactDue = false;
+  }
+}
+
+/** Sorts owners[0, n) by start[owner], in place (a heap sort: no allocation, O(n log n)). */
+function sortByStart(owners: Int32Array, n: number, start: Int32Array): void {
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(owners, i, n, start);
+  for (let end = n - 1; end > 0; end--) {
+    const top = owners[0];
+    owners[0] = owners[end];
+    owners[end] = top;
+    siftDown(owners, 0, end, start);
+  }
+}
+
+/** Restores the max-heap (by start) below position i of owners[0, n). */
+function siftDown(owners: Int32Array, i: number, n: number, start: Int32Array): void {
+  const v = owners[i];
+  const key = start[v];
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && start[owners[c + 1]] > start[owners[c]]) c++;
+    if (start[owners[c]] <= key) break;
+    owners[i] = owners[c];
+    i = c;
+  }
+  owners[i] = v;
 }

@@ -75,6 +75,9 @@ export function buildFrom(
     t.refitted = true;
   }
   build(t, ids, xs, ys, n);
+  // The node count is known now: drop the growth headroom (a bulk load is often the final size; a
+  // rebuild keeps it, since the tree it rebuilds goes on changing).
+  if (t.nodeChild.length > t.nodeTop + (t.nodeTop >> 3) + 64) resizeNodes(t, t.nodeTop + 64);
 }
 
 /**
@@ -122,9 +125,10 @@ function scanPoints(
  */
 export function rebuild(t: TreeState, cover?: Float64Array): void {
   const n = t.size;
-  const ids = new Int32Array(n);
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
+  const items = rebuildScratch(n);
+  const ids = items.ids;
+  const xs = items.xs;
+  const ys = items.ys;
   const leaves = leavesBelow(t, 0, -1);
   const list = t.leaves.list;
   const pool = t.pool;
@@ -150,6 +154,28 @@ export function rebuild(t: TreeState, cover?: Float64Array): void {
     for (let i = 0; i < 4; i++) t.nodeBounds[i] = box[i];
   }
   build(t, ids, xs, ys, n);
+}
+
+/** rebuild()'s copy of the items, read back by build(). */
+interface RebuildScratch {
+  readonly ids: Int32Array;
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
+}
+
+/** The last rebuild's copy, while the garbage collector has not taken it (as buildScratch's). */
+let lastItems: WeakRef<RebuildScratch> | undefined;
+
+/**
+ * A copy for rebuilding `n` items: the last one if it is big enough and still alive, else a new one (a
+ * crowd crossing a tight root's edge rebuilds the tree every few frames: 20 bytes per item each time).
+ */
+function rebuildScratch(n: number): RebuildScratch {
+  const last = lastItems?.deref();
+  if (last && last.ids.length >= n) return last;
+  const items = { ids: new Int32Array(n), xs: new Float64Array(n), ys: new Float64Array(n) };
+  lastItems = new WeakRef(items);
+  return items;
 }
 
 /** build()'s scratch: a second copy of the slots to scatter into, and each slot's quadrant. */
@@ -230,8 +256,6 @@ export function build(
       work[sp++] = next;
     }
   }
-  // The node count is known now: drop the growth headroom (a bulk load is often the final size).
-  if (t.nodeChild.length > t.nodeTop + (t.nodeTop >> 3) + 64) resizeNodes(t, t.nodeTop + 64);
   syncLoose(t);
   t.size = n;
   t.version++;
@@ -248,8 +272,9 @@ function buildLeaf(
 ): void {
   const sid = t.pool.ids;
   if (side === 1) {
-    t.pool.xy.set(scratch.xy.subarray(lo << 1, hi << 1), lo << 1);
-    sid.set(scratch.ids.subarray(lo, hi), lo);
+    // A loop, not set(subarray): a view per leaf would allocate in every rebuild.
+    const xy = t.pool.xy;
+    for (let i = lo; i < hi; i++) copyItem(scratch.xy, scratch.ids, i, xy, sid, i);
   }
   const cnt = hi - lo;
   t.nodeChild[node] = -1;
