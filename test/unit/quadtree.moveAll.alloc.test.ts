@@ -67,9 +67,12 @@ describe('PointQuadtree.moveAll allocates nothing per frame once warm', () => {
     trips(2000);
     expect(tree.version - version).toBeGreaterThanOrEqual(4000); // every moveAll changed the root
     expect(tree.bounds).toEqual(bounds);
-    // Copies of the items per rebuild would be 20 bytes per item (6,000 per rebuild, two per trip); what is
-    // left is the engine boxing numbers in the rarely run (never optimised) growth and shrink paths.
+    // Copies of the items per rebuild would be 20 bytes per item (6,000 per rebuild, two per trip: 12,000 a
+    // trip, and as much again for build's scratch); what is left is the engine boxing numbers in the rarely
+    // run growth and shrink paths: 76 bytes a trip in most processes, 2,252 in some (the same in every
+    // round of a process, with no gc: a path the compiler left unoptimised there, as CI once showed), so the
+    // bound sits between that and one copy.
     const least = leastBytesPerCall(trips, 50);
-    expect(least, `${least} bytes per trip`).toBeLessThan(500);
+    expect(least, `${least} bytes per trip`).toBeLessThan(5000);
   });
 });
