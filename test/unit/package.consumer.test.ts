@@ -173,7 +173,7 @@ import {
   separationKernel,
   setSeparationKernel,
 } from '${NAME}/crowd';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats, visitCircle, visitNodes } from '${NAME}/debug';
 import { type SeparationHelperPort, SeparationTeam, type SeparationTeamFigures } from '${NAME}/parallel';
 
 const bounds: Bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
@@ -189,8 +189,9 @@ const inRect: number = tree.queryRectInto(0, 0, 10, 10, new Uint32Array(tree.siz
 const near: number[] = tree.nearest(0, 0, 2, 10);
 const pairCount: number = tree.queryPairsInto(3, new Int32Array(8), new Uint32Array(8));
 tree.forEachPair(3, (a: number, b: number) => a + b);
-tree.visitNodes((node: NodeInfo) => node.depth > 2 || node.isLeaf);
-const stats: TreeStats = tree.stats();
+visitNodes(tree, (node: NodeInfo) => node.depth > 2 || node.isLeaf);
+visitCircle(tree, 1, 4, 5, (node: NodeInfo) => node.isLeaf);
+const stats: TreeStats = treeStats(tree);
 const last: QueryStats = tree.lastQuery;
 const grown: Bounds = tree.bounds;
 const removed: boolean = tree.remove(0);
@@ -218,6 +219,8 @@ tree.maxItems = 3;
 tree.querySeparationInto(2, counts, sums, sums);
 // @ts-expect-error the team takes a CrowdQuadtree
 team.querySeparationInto(tree, 2, counts, sums, sums);
+// @ts-expect-error the walks are point-quadtree/debug's functions (v4), no longer the tree's methods
+tree.visitNodes(() => false);
 
 export {
   count,
@@ -314,7 +317,7 @@ function readmeSizes(readme: string): Map<string, [number, number]> {
  */
 const THREE_MJS = `import { readFileSync } from 'node:fs';
 import { PointQuadtree } from '${NAME}';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats } from '${NAME}/debug';
 import { indexInstances, indexObjects, QuadtreeHelper, syncInstances, syncObjects } from '${NAME}/three';
 import { BoxGeometry, InstancedMesh, LineSegments, Matrix4, MeshBasicMaterial, Object3D } from 'three';
 
@@ -346,7 +349,7 @@ try {
 console.log(JSON.stringify({
   sameClass: tree instanceof PointQuadtree,
   lineSegments: helper instanceof LineSegments,
-  leaves: tree.stats().leaves,
+  leaves: treeStats(tree).leaves,
   rects: helper.rectCount,
   vertices: helper.geometry.drawRange.count,
   before,
