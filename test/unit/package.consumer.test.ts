@@ -113,7 +113,7 @@ function brutePairs(xs: number[], ys: number[], r: number): string[] {
 const CONSUMER_MJS = `import { readFileSync } from 'node:fs';
 import * as main from '${NAME}';
 import { CrowdQuadtree, separationKernel } from '${NAME}/crowd';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats, visitNodes } from '${NAME}/debug';
 const { PointQuadtree } = main;
 
 const { ids, start, moved, queries, pairRadius } = JSON.parse(readFileSync(new URL('./data.json', import.meta.url), 'utf8'));
@@ -125,6 +125,20 @@ const before = circles();
 const nearestBefore = queries.map((q) => tree.nearest(q.x, q.y, 5));
 tree.moveAll(Float64Array.from(moved.xs), Float64Array.from(moved.ys));
 checkInvariants(tree);
+// One by one too (the built package's internals are renamed: every path through them runs here): remove and
+// insert again, move away and back, and a far point that grows the root and, removed, lets it shrink.
+for (let id = 0; id < 300; id++) tree.remove(id);
+for (let id = 0; id < 300; id++) tree.insert(id, start.xs[id], start.ys[id]);
+for (let id = 0; id < 300; id++) tree.move(id, moved.xs[id], moved.ys[id]);
+tree.insert(ids.length, 5000, -3000);
+checkInvariants(tree);
+const grown = tree.bounds.maxX > 1000;
+tree.remove(ids.length);
+checkInvariants(tree);
+const shrunk = tree.bounds.maxX === 1000;
+let walkedLeaves = 0;
+visitNodes(tree, (node) => { if (node.isLeaf) walkedLeaves++; });
+const sameLeaves = walkedLeaves === treeStats(tree).leaves && walkedLeaves > 1;
 const after = circles();
 const outA = new Int32Array(50000);
 const outB = new Int32Array(50000);
@@ -153,7 +167,7 @@ const counts = new Int32Array(ids.length);
 const found = crowd.querySeparationInto(pairRadius, counts, new Float64Array(ids.length), new Float32Array(ids.length));
 const entry = Object.keys(main).sort();
 const kernel = separationKernel();
-console.log(JSON.stringify({ size: tree.size, before, nearestBefore, after, pairs, error, internal, crowdPairs, counts: Array.from(counts), found, entry, kernel }));
+console.log(JSON.stringify({ size: tree.size, grown, shrunk, sameLeaves, before, nearestBefore, after, pairs, error, internal, crowdPairs, counts: Array.from(counts), found, entry, kernel }));
 `;
 
 /** A strict TypeScript user of the public types. The @ts-expect-error lines fail if the types were `any`. */
@@ -543,7 +557,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
   });
 
   it(
-    'answers from, queryCircleInto, nearest, moveAll, queryPairsInto and the crowd subpath in Node like brute force',
+    'answers from, queryCircleInto, nearest, moveAll, remove / insert / move, queryPairsInto and the crowd subpath in Node like brute force',
     async () => {
       await writeFile(
         path.join(consumer, 'data.json'),
@@ -552,6 +566,9 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       await writeFile(path.join(consumer, 'consumer.mjs'), CONSUMER_MJS);
       const got = JSON.parse(await sh(process.execPath, ['consumer.mjs'], consumer)) as {
         size: number;
+        grown: boolean;
+        shrunk: boolean;
+        sameLeaves: boolean;
         before: number[][];
         nearestBefore: number[][];
         after: number[][];
@@ -565,6 +582,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
         kernel: string;
       };
       expect(got.size).toBe(N);
+      expect([got.grown, got.shrunk, got.sameLeaves]).toEqual([true, true, true]);
       const b0 = oracle(start.xs, start.ys);
       const b1 = oracle(moved.xs, moved.ys);
       queries.forEach((q, i) => {
