@@ -125,6 +125,21 @@ const MANGLED = [
   'pairB',
   'nestedPairA',
   'nestedPairB',
+  'stack',
+  'tags',
+  'info',
+  'visit',
+  'queue',
+  'best',
+  'reset',
+  'offer',
+  'worst',
+  'full',
+  'alloc',
+  'compact',
+  // PointQuadtree's private fields (the state, the entry points' argument scratch)
+  't',
+  'arg',
 ];
 
 const mangled = await mangleProps(files.filter((f) => f.endsWith('.js')));
