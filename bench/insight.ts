@@ -11,6 +11,7 @@
  */
 
 import type { NodeInfo } from 'point-quadtree';
+import { visitNodes } from 'point-quadtree/debug';
 import { QueryInsight } from '../src/sim/insight';
 import { defaultLevel } from '../src/sim/level';
 import { DEFAULT_SETTINGS } from '../src/sim/settings';
@@ -88,7 +89,7 @@ function run(moving: boolean, radius: number, crowdMode: boolean): string {
     if (tree.version !== leafVersion && f - leafFrame >= LEAVES_FRAMES) {
       leafVersion = tree.version;
       leafFrame = f;
-      tree.visitNodes(onLeaf);
+      visitNodes(tree, onLeaf);
       walked = true;
     }
     const t2 = performance.now();
@@ -112,7 +113,7 @@ function run(moving: boolean, radius: number, crowdMode: boolean): string {
     const before = process.memoryUsage().heapUsed;
     for (let f = 0; f < 100; f++) {
       insight.analyse(sim.tree, px + (f & 1), 0, radius, 0, true);
-      if (f % LEAVES_FRAMES === 0) sim.tree.visitNodes(onLeaf);
+      if (f % LEAVES_FRAMES === 0) visitNodes(sim.tree, onLeaf);
       image.step(input, scale);
     }
     allocated = process.memoryUsage().heapUsed - before;

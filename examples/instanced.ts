@@ -5,6 +5,7 @@
  * query visits. Served by `npm run dev` at /examples/instanced.html.
  */
 import type { Bounds } from 'point-quadtree';
+import { treeStats, visitCircle } from 'point-quadtree/debug';
 import { indexInstances, QuadtreeHelper, syncInstances } from 'point-quadtree/three';
 import * as THREE from 'three';
 
@@ -68,7 +69,16 @@ addEventListener('resize', () => {
 
 const found = new Int32Array(COUNT); // room for every id: the query allocates nothing
 let count = 0;
-const hook = { frames: 0, scene, mouse, radius: RADIUS, found: () => [...found.subarray(0, count)] };
+// The browser test reads the page through this; point-quadtree/debug's walks come with it (the page has no imports).
+const hook = {
+  frames: 0,
+  scene,
+  mouse,
+  radius: RADIUS,
+  found: () => [...found.subarray(0, count)],
+  visitCircle,
+  treeStats,
+};
 Object.assign(window, { quadtreeExample: hook }); // read by the browser test
 const timer = new THREE.Timer();
 

@@ -6,6 +6,7 @@
  * input -> settings -> simulation step -> mirror into three.js -> gizmos -> camera and render -> HUD.
  * The per-frame path allocates nothing it could reuse.
  */
+import { visitNodes } from 'point-quadtree/debug';
 import { Color, Timer } from 'three';
 import { KeyboardInput } from '../input/keyboard';
 import { Listeners } from '../input/listeners';
@@ -387,7 +388,7 @@ export class App implements DemoSource {
   /** Every node of the tree (visitNodes), copies. */
   treeNodes(): TreeNode[] {
     const out: TreeNode[] = [];
-    this.sim.tree.visitNodes((n) => {
+    visitNodes(this.sim.tree, (n) => {
       out.push({ ...n });
     });
     return out;

@@ -25,12 +25,11 @@ import {
 import { holds } from './core/geometry';
 import { compactPool } from './core/leaves';
 import { ensureIdCapacity, resetNodes } from './core/nodes';
-import { TreeState } from './core/state';
-import type { Bounds, NodeInfo, QuadtreeOptions, QueryStats, TreeStats } from './core/types';
+import { INTERNALS, TreeState } from './core/state';
+import type { Bounds, QuadtreeOptions, QueryStats } from './core/types';
 import { nearestInto } from './query/nearest';
 import { forEachPair, OUT_OF_ROOM, pairsInBuffers, pairsInto } from './query/pairs';
 import { appendResults, circleInto, rectInto, resultBuffer } from './query/range';
-import { treeStats, visitCircle, visitNodes } from './query/visit';
 import { buildFrom } from './update/build';
 import { insertItem, removeItem } from './update/insert';
 import { moveOut, moveWithin } from './update/move';
@@ -44,8 +43,8 @@ import { growFor, isGrown, onRootEdge, outsideInitial, shrinkRoot } from './upda
  */
 export type QuadtreeInternals = Readonly<TreeState>;
 
-/** The key of the internal accessor (see {@link QuadtreeInternals}). */
-export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
+/** The key of the internal accessor (see {@link QuadtreeInternals}); defined beside the state, state.ts. */
+export { INTERNALS };
 
 /**
  * A dynamic point quadtree with leaf-only storage, for integer ids at (x, y).
@@ -402,42 +401,6 @@ export class PointQuadtree {
     checkOutArray('out', out);
     nearestInto(this.t, x, y, k, maxDistance, out, this.lastQuery);
     return out;
-  }
-
-  /**
-   * Calls `callback` for every node, parent before children. Return `true` to skip that node's children.
-   * The {@link NodeInfo} object is reused from call to call. Do not change the tree during the walk: a
-   * change to its node structure (a split, merge, growth or clear) makes the walk throw; moving points
-   * inside their leaves is harmless.
-   * @throws TypeError if `callback` is not a function; Error if the tree's node structure changed during
-   *   the walk.
-   */
-  visitNodes(callback: (node: NodeInfo) => unknown): void {
-    checkCallback('callback', callback);
-    visitNodes(this.t, callback);
-  }
-
-  /**
-   * Calls `callback` for exactly the nodes that `queryCircle(x, y, radius)` visits (as many as its
-   * `lastQuery.nodesVisited`), parent before children: for a circle query's gizmo. The pruning rule: a
-   * node whose rectangle (grown by `looseness` and clipped to the root) is farther than `radius` from the
-   * centre is skipped with its subtree; so are empty nodes below the root; below a node wholly inside the
-   * circle every non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the
-   * grown one) is reused from call to call; return `true` to skip a node's children. Visits nothing in an
-   * empty tree. Do not change the tree's node structure during the walk.
-   * @throws RangeError on a bad centre or radius (as queryCircle); TypeError if one is not a number, or
-   *   `callback` is not a function (even when the circle misses the tree); Error if the tree's node
-   *   structure changed during the walk.
-   */
-  visitCircle(x: number, y: number, radius: number, callback: (node: NodeInfo) => unknown): void {
-    circleArg(this.arg, x, y, radius);
-    checkCallback('callback', callback);
-    visitCircle(this.t, this.arg, callback);
-  }
-
-  /** Counts nodes, leaves and the depth of the deepest leaf. O(nodes). */
-  stats(): TreeStats {
-    return treeStats(this.t);
   }
 
   /** Internal: the storage, for debug.ts's invariant checker and tests (see {@link QuadtreeInternals}). */

@@ -1,14 +1,80 @@
 /*
  * point-quadtree/debug: checkInvariants, which checks every structural rule of a tree and throws naming the
- * first one broken (the tests call it after every step). An entry point of its own, so that a bundle that
- * does not call it does not carry it.
+ * first one broken (the tests call it after every step), and the walks that show a tree's shape (visitNodes,
+ * visitCircle, treeStats: for gizmos, maps and HUDs). An entry point of its own, so that a bundle that
+ * calls none of them does not carry them.
  *
  * The checker computes everything it checks by itself: the split rule, the size classes of the item pool
  * and the loose rectangles are written out here from their documentation, not imported from the code they
  * check, so a change to that code that breaks a rule shows up here as a broken invariant.
  */
 
-import { INTERNALS, type PointQuadtree, type QuadtreeInternals } from './PointQuadtree';
+import { checkCallback, circleArg, mustBe } from './core/checks';
+import { INTERNALS, type TreeState } from './core/state';
+import type { NodeInfo, TreeStats } from './core/types';
+import type { PointQuadtree, QuadtreeInternals } from './PointQuadtree';
+import { visitCircle as walkCircle, visitNodes as walkNodes, treeStats as walkStats } from './query/visit';
+
+/**
+ * The state of `tree` for the walks below, which keep their scratch in it (made by the first walk).
+ * @throws TypeError naming the value if `tree` is not a PointQuadtree.
+ */
+function stateOf(tree: PointQuadtree): TreeState {
+  const accessor = (tree as { [INTERNALS]?: unknown } | null | undefined)?.[INTERNALS];
+  if (typeof accessor !== 'function') mustBe(TypeError, 'tree', 'a PointQuadtree', tree);
+  return tree[INTERNALS]() as TreeState;
+}
+
+/**
+ * Calls `callback` for every node of `tree`, parent before children. Return `true` to skip that node's
+ * children. The {@link NodeInfo} object is reused from call to call. Do not change the tree during the walk:
+ * a change to its node structure (a split, merge, growth or clear) makes the walk throw; moving points inside
+ * their leaves is harmless. O(nodes).
+ * @throws TypeError if `tree` is not a PointQuadtree or `callback` is not a function; Error if the tree's node
+ *   structure changed during the walk.
+ */
+export function visitNodes(tree: PointQuadtree, callback: (node: NodeInfo) => unknown): void {
+  const t = stateOf(tree);
+  checkCallback('callback', callback);
+  walkNodes(t, callback);
+}
+
+/** visitCircle's circle, checked (circleArg's layout: x, y, radius at 2..4); read once by each walk. */
+const circle = new Float64Array(6);
+
+/**
+ * Calls `callback` for exactly the nodes that `tree.queryCircle(x, y, radius)` visits (as many as its
+ * `lastQuery.nodesVisited`), parent before children: for a circle query's gizmo. The pruning rule: a node
+ * whose rectangle (grown by `looseness` and clipped to the root) is farther than `radius` from the centre is
+ * skipped with its subtree; so are empty nodes below the root; below a node wholly inside the circle every
+ * non-empty node is visited. The {@link NodeInfo} object (the node's own rectangle, not the grown one) is
+ * reused from call to call; return `true` to skip a node's children. Visits nothing in an empty tree. Do not
+ * change the tree's node structure during the walk.
+ * @throws TypeError if `tree` is not a PointQuadtree, x, y or radius is not a number, or `callback` is not a
+ *   function (even when the circle misses the tree); RangeError on a bad centre or radius (as queryCircle);
+ *   Error if the tree's node structure changed during the walk.
+ */
+export function visitCircle(
+  tree: PointQuadtree,
+  x: number,
+  y: number,
+  radius: number,
+  callback: (node: NodeInfo) => unknown,
+): void {
+  const t = stateOf(tree);
+  circleArg(circle, x, y, radius);
+  checkCallback('callback', callback);
+  walkCircle(t, circle, callback);
+}
+
+/**
+ * Counts the nodes and leaves of `tree` and the depth of its deepest leaf (0 when the root is a leaf).
+ * O(nodes).
+ * @throws TypeError if `tree` is not a PointQuadtree.
+ */
+export function treeStats(tree: PointQuadtree): TreeStats {
+  return walkStats(stateOf(tree));
+}
 
 /**
  * Where a node spanning lo..hi is split, as the storage layout documents it: lo + (hi - lo) / 2 in doubles

@@ -26,7 +26,9 @@
  * list, and tests each child it meets that the query did not enter: pruned or untouched. The result is the
  * list of marked nodes (visited, pruned, covered) in walk order; every node not in it is untouched.
  */
+
 import type { NodeInfo, PointQuadtree } from 'point-quadtree';
+import { visitCircle, visitNodes } from 'point-quadtree/debug';
 
 export const UNTOUCHED = 0;
 export const VISITED = 1;
@@ -178,8 +180,8 @@ export class QueryInsight implements InsightCounts {
     this.covered = 0;
     this.cursor = 0;
     if (tree.size === 0) return;
-    tree.visitCircle(this.cx, this.cy, this.radius, this.onReached);
-    tree.visitNodes(this.onNode);
+    visitCircle(tree, this.cx, this.cy, this.radius, this.onReached);
+    visitNodes(tree, this.onNode);
   }
 
   private readonly onReached = (info: NodeInfo): boolean => {

@@ -1,5 +1,7 @@
 /** The tree's node count, leaves and depth for the HUD and the hook, kept until the tree's structure changes. */
+
 import type { PointQuadtree } from 'point-quadtree';
+import { treeStats } from 'point-quadtree/debug';
 
 export interface TreeShape {
   nodes: number;
@@ -15,7 +17,7 @@ export class TreeShapeCache {
   /** The shape of `tree`; recomputed only when it is another tree or its structure changed (no allocation). */
   of(tree: PointQuadtree): TreeShape {
     if (tree !== this.tree || tree.version !== this.version) {
-      const s = tree.stats();
+      const s = treeStats(tree);
       this.shape.nodes = s.nodes;
       this.shape.leaves = s.leaves;
       this.shape.depth = s.depth;

@@ -18,7 +18,9 @@
  * copies one canvas into another per frame.
  * Nothing is allocated per frame.
  */
+
 import type { NodeInfo, PointQuadtree } from 'point-quadtree';
+import { visitNodes } from 'point-quadtree/debug';
 import { COVERED, PRUNED, type QueryInsight, VISITED } from '../sim/insight';
 import type { GroundRect } from '../sim/world';
 import { DensityImage, type DensityInput, pixel } from './densityImage';
@@ -203,7 +205,7 @@ export class InsightMap {
     this.walkMinX = g.minX;
     this.walkMinZ = g.minZ;
     ctx.beginPath();
-    tree.visitNodes(this.onLeafWalk);
+    visitNodes(tree, this.onLeafWalk);
     ctx.globalAlpha = 0.55;
     ctx.strokeStyle = this.colors.nodes;
     ctx.lineWidth = 1;

@@ -4,7 +4,9 @@
  * only they are recoloured, and both QuadtreeHelpers draw what the tree says. Read through the page's
  * small hook, `window.quadtreeExample`; waits are on its frame counter, never on the clock.
  */
+
 import type { Page } from 'playwright-core';
+import type { treeStats, visitCircle } from 'point-quadtree/debug';
 import type { QuadtreeHelper } from 'point-quadtree/three';
 import { Color, type InstancedMesh, type Scene, type Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ interface ExampleHook {
   mouse: Vector3;
   radius: number;
   found(): number[];
+  visitCircle: typeof visitCircle;
+  treeStats: typeof treeStats;
 }
 
 declare global {
@@ -64,7 +68,7 @@ function readFrame(page: Page) {
     }
     const tree = leaves.tree;
     let visitedLeaves = 0;
-    tree.visitCircle(hook.mouse.x, hook.mouse.z, hook.radius, (node) => {
+    hook.visitCircle(tree, hook.mouse.x, hook.mouse.z, hook.radius, (node) => {
       if (node.isLeaf) visitedLeaves++;
     });
     return {
@@ -76,7 +80,7 @@ function readFrame(page: Page) {
       colors: Array.from(colors.subarray(0, 3 * enemies.count)),
       matrixWorld: enemies.matrixWorld.elements.slice(),
       helpers: helpers.length,
-      treeLeaves: tree.stats().leaves,
+      treeLeaves: hook.treeStats(tree).leaves,
       leavesDrawn: leaves.rectCount,
       visitedShown: visited.visible,
       visitedDrawn: visited.rectCount,

@@ -1,4 +1,5 @@
 import { PointQuadtree } from 'point-quadtree';
+import { treeStats } from 'point-quadtree/debug';
 import { sorted } from './oracle';
 
 /** The constructor's bounds of the populated tree. */
@@ -17,7 +18,7 @@ export function fingerprint(tree: PointQuadtree) {
     size: tree.size,
     bounds: tree.bounds,
     version: tree.version,
-    stats: tree.stats(),
+    stats: treeStats(tree),
     all: sorted(tree.queryRect(-1e9, -1e9, 1e9, 1e9)),
     near: tree.nearest(50, 50, 5),
     circle: sorted(tree.queryCircle(30, 30, 25)),

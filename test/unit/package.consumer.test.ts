@@ -113,7 +113,7 @@ function brutePairs(xs: number[], ys: number[], r: number): string[] {
 const CONSUMER_MJS = `import { readFileSync } from 'node:fs';
 import * as main from '${NAME}';
 import { CrowdQuadtree, separationKernel } from '${NAME}/crowd';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats, visitNodes } from '${NAME}/debug';
 const { PointQuadtree } = main;
 
 const { ids, start, moved, queries, pairRadius } = JSON.parse(readFileSync(new URL('./data.json', import.meta.url), 'utf8'));
@@ -125,6 +125,20 @@ const before = circles();
 const nearestBefore = queries.map((q) => tree.nearest(q.x, q.y, 5));
 tree.moveAll(Float64Array.from(moved.xs), Float64Array.from(moved.ys));
 checkInvariants(tree);
+// One by one too (the built package's internals are renamed: every path through them runs here): remove and
+// insert again, move away and back, and a far point that grows the root and, removed, lets it shrink.
+for (let id = 0; id < 300; id++) tree.remove(id);
+for (let id = 0; id < 300; id++) tree.insert(id, start.xs[id], start.ys[id]);
+for (let id = 0; id < 300; id++) tree.move(id, moved.xs[id], moved.ys[id]);
+tree.insert(ids.length, 5000, -3000);
+checkInvariants(tree);
+const grown = tree.bounds.maxX > 1000;
+tree.remove(ids.length);
+checkInvariants(tree);
+const shrunk = tree.bounds.maxX === 1000;
+let walkedLeaves = 0;
+visitNodes(tree, (node) => { if (node.isLeaf) walkedLeaves++; });
+const sameLeaves = walkedLeaves === treeStats(tree).leaves && walkedLeaves > 1;
 const after = circles();
 const outA = new Int32Array(50000);
 const outB = new Int32Array(50000);
@@ -153,7 +167,7 @@ const counts = new Int32Array(ids.length);
 const found = crowd.querySeparationInto(pairRadius, counts, new Float64Array(ids.length), new Float32Array(ids.length));
 const entry = Object.keys(main).sort();
 const kernel = separationKernel();
-console.log(JSON.stringify({ size: tree.size, before, nearestBefore, after, pairs, error, internal, crowdPairs, counts: Array.from(counts), found, entry, kernel }));
+console.log(JSON.stringify({ size: tree.size, grown, shrunk, sameLeaves, before, nearestBefore, after, pairs, error, internal, crowdPairs, counts: Array.from(counts), found, entry, kernel }));
 `;
 
 /** A strict TypeScript user of the public types. The @ts-expect-error lines fail if the types were `any`. */
@@ -173,7 +187,7 @@ import {
   separationKernel,
   setSeparationKernel,
 } from '${NAME}/crowd';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats, visitCircle, visitNodes } from '${NAME}/debug';
 import { type SeparationHelperPort, SeparationTeam, type SeparationTeamFigures } from '${NAME}/parallel';
 
 const bounds: Bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
@@ -189,8 +203,9 @@ const inRect: number = tree.queryRectInto(0, 0, 10, 10, new Uint32Array(tree.siz
 const near: number[] = tree.nearest(0, 0, 2, 10);
 const pairCount: number = tree.queryPairsInto(3, new Int32Array(8), new Uint32Array(8));
 tree.forEachPair(3, (a: number, b: number) => a + b);
-tree.visitNodes((node: NodeInfo) => node.depth > 2 || node.isLeaf);
-const stats: TreeStats = tree.stats();
+visitNodes(tree, (node: NodeInfo) => node.depth > 2 || node.isLeaf);
+visitCircle(tree, 1, 4, 5, (node: NodeInfo) => node.isLeaf);
+const stats: TreeStats = treeStats(tree);
 const last: QueryStats = tree.lastQuery;
 const grown: Bounds = tree.bounds;
 const removed: boolean = tree.remove(0);
@@ -218,6 +233,8 @@ tree.maxItems = 3;
 tree.querySeparationInto(2, counts, sums, sums);
 // @ts-expect-error the team takes a CrowdQuadtree
 team.querySeparationInto(tree, 2, counts, sums, sums);
+// @ts-expect-error the walks are point-quadtree/debug's functions (v4), no longer the tree's methods
+tree.visitNodes(() => false);
 
 export {
   count,
@@ -314,7 +331,7 @@ function readmeSizes(readme: string): Map<string, [number, number]> {
  */
 const THREE_MJS = `import { readFileSync } from 'node:fs';
 import { PointQuadtree } from '${NAME}';
-import { checkInvariants } from '${NAME}/debug';
+import { checkInvariants, treeStats } from '${NAME}/debug';
 import { indexInstances, indexObjects, QuadtreeHelper, syncInstances, syncObjects } from '${NAME}/three';
 import { BoxGeometry, InstancedMesh, LineSegments, Matrix4, MeshBasicMaterial, Object3D } from 'three';
 
@@ -346,7 +363,7 @@ try {
 console.log(JSON.stringify({
   sameClass: tree instanceof PointQuadtree,
   lineSegments: helper instanceof LineSegments,
-  leaves: tree.stats().leaves,
+  leaves: treeStats(tree).leaves,
   rects: helper.rectCount,
   vertices: helper.geometry.drawRange.count,
   before,
@@ -540,7 +557,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
   });
 
   it(
-    'answers from, queryCircleInto, nearest, moveAll, queryPairsInto and the crowd subpath in Node like brute force',
+    'answers from, queryCircleInto, nearest, moveAll, remove / insert / move, queryPairsInto and the crowd subpath in Node like brute force',
     async () => {
       await writeFile(
         path.join(consumer, 'data.json'),
@@ -549,6 +566,9 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
       await writeFile(path.join(consumer, 'consumer.mjs'), CONSUMER_MJS);
       const got = JSON.parse(await sh(process.execPath, ['consumer.mjs'], consumer)) as {
         size: number;
+        grown: boolean;
+        shrunk: boolean;
+        sameLeaves: boolean;
         before: number[][];
         nearestBefore: number[][];
         after: number[][];
@@ -562,6 +582,7 @@ describe(`the packed ${NAME} package, installed into an empty project`, () => {
         kernel: string;
       };
       expect(got.size).toBe(N);
+      expect([got.grown, got.shrunk, got.sameLeaves]).toEqual([true, true, true]);
       const b0 = oracle(start.xs, start.ys);
       const b1 = oracle(moved.xs, moved.ys);
       queries.forEach((q, i) => {

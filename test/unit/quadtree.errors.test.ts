@@ -1,5 +1,5 @@
 import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats, visitCircle, visitNodes } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { bounds, fingerprint, populated } from '../helpers/trees';
 
@@ -297,7 +297,7 @@ describe('non-numbers: TypeError naming the argument, nothing converted, tree un
     ['nearest k', (t, v) => t.nearest(50, 50, v), /k must be a number/],
     ['nearest maxDistance', (t, v) => t.nearest(50, 50, 1, v), /maxDistance must be a number/],
     ['nearest x', (t, v) => t.nearest(v, 50), /x must be a number/],
-    ['visitCircle radius', (t, v) => t.visitCircle(50, 50, v, () => undefined), /radius must be a number/],
+    ['visitCircle radius', (t, v) => visitCircle(t, 50, 50, v, () => undefined), /radius must be a number/],
     [
       'queryPairsInto radius',
       (t, v) => t.queryPairsInto(v, new Int32Array(9), new Int32Array(9)),
@@ -363,9 +363,9 @@ describe('callbacks that are not functions and outputs that are not arrays: Type
     ['an object', { call: () => undefined }],
   ];
   const callbacks: [string, (t: PointQuadtree, f: () => void) => unknown][] = [
-    ['visitNodes', (t, f) => t.visitNodes(f)],
-    ['visitCircle (the circle meets the tree)', (t, f) => t.visitCircle(50, 50, 10, f)],
-    ['visitCircle (the circle misses the tree)', (t, f) => t.visitCircle(1e6, 1e6, 1, f)],
+    ['visitNodes', (t, f) => visitNodes(t, f)],
+    ['visitCircle (the circle meets the tree)', (t, f) => visitCircle(t, 50, 50, 10, f)],
+    ['visitCircle (the circle misses the tree)', (t, f) => visitCircle(t, 1e6, 1e6, 1, f)],
     ['forEachPair (pairs found)', (t, f) => t.forEachPair(30, f)],
     ['forEachPair (no pair within the radius)', (t, f) => t.forEachPair(0, f)],
   ];
@@ -396,10 +396,30 @@ describe('callbacks that are not functions and outputs that are not arrays: Type
         throwsAndKeeps((t) => call(t, value as number[]), TypeError, /: out must be an array, got /));
     }
   }
+  it("point-quadtree/debug's walks take a PointQuadtree: anything else is a TypeError naming the value", () => {
+    const noop = () => undefined;
+    const notTrees: [unknown, RegExp][] = [
+      [null, /^PointQuadtree: tree must be a PointQuadtree, got null$/],
+      [undefined, /^PointQuadtree: tree must be a PointQuadtree, got undefined$/],
+      [5, /^PointQuadtree: tree must be a PointQuadtree, got 5$/],
+      [{ visitNodes: noop }, /^PointQuadtree: tree must be a PointQuadtree, got an object \(Object\)$/],
+    ];
+    for (const [value, message] of notTrees) {
+      const tree = value as PointQuadtree;
+      expect(() => visitNodes(tree, noop)).toThrow(TypeError);
+      expect(() => visitNodes(tree, noop)).toThrow(message);
+      expect(() => visitCircle(tree, 0, 0, 1, noop)).toThrow(message);
+      expect(() => treeStats(tree)).toThrow(message);
+    }
+    // The tree is checked before the callback and the circle.
+    expect(() => visitCircle(null as unknown as PointQuadtree, Number.NaN, 0, 1, null as never)).toThrow(
+      /tree must be a PointQuadtree/,
+    );
+  });
   it('the message shows the value: visitNodes(null), queryRect(..., "x")', () => {
     const tree = populated();
     const f = null as unknown as () => void;
-    expect(() => tree.visitNodes(f)).toThrow(/^PointQuadtree: callback must be a function, got null$/);
+    expect(() => visitNodes(tree, f)).toThrow(/^PointQuadtree: callback must be a function, got null$/);
     expect(() => tree.queryRect(0, 0, 1, 1, 'x' as unknown as number[])).toThrow(
       /^PointQuadtree: out must be an array, got "x"$/,
     );

@@ -1,6 +1,6 @@
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree } from 'point-quadtree/crowd';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, visitCircle } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 
@@ -92,7 +92,7 @@ describe('huge and tiny radii and coordinates: the cases that once went wrong un
     // leaf with all five items...
     const visits = (t: PointQuadtree) => {
       const seen: string[] = [];
-      t.visitCircle(0, 0, 0, (n) => {
+      visitCircle(t, 0, 0, 0, (n) => {
         seen.push(
           `${n.depth}: ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf ? `leaf of ${n.count}` : 'inner'}`,
         );

@@ -1,5 +1,5 @@
 import { type Bounds, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats, visitNodes } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
@@ -180,20 +180,20 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
   it('a root grown by doubling shrinks back to the constructor bounds when the stray is removed', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 2 });
     for (let i = 0; i < 40; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
-    const before = tree.stats();
+    const before = treeStats(tree);
     tree.insert(100, 1e6, -3e5);
     expect(tree.bounds.maxX).toBeGreaterThanOrEqual(1e6);
     checkInvariants(tree);
     tree.remove(100);
     checkInvariants(tree);
     expect(tree.bounds).toEqual(bounds);
-    expect(tree.stats()).toEqual(before);
+    expect(treeStats(tree)).toEqual(before);
   });
 
   /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
   const nodes = (tree: PointQuadtree) => {
     const out: string[] = [];
-    tree.visitNodes((n) => {
+    visitNodes(tree, (n) => {
       out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
     });
     return out;

@@ -1,5 +1,5 @@
 import { type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, visitCircle, visitNodes } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
@@ -22,7 +22,7 @@ interface Node extends NodeInfo {
 function nodes(tree: PointQuadtree): Node[] {
   const out: Node[] = [];
   const path: Node[] = [];
-  tree.visitNodes((n) => {
+  visitNodes(tree, (n) => {
     const node = { ...n, below: n.count };
     path.length = n.depth;
     for (const above of path) above.below += n.count;
@@ -79,7 +79,7 @@ describe('lastQuery after queryCircle', () => {
         const r = q % 10 === 0 ? 0 : rand() * (q % 3 === 0 ? 60 : 12);
         let visited = 0;
         let tested = 0;
-        tree.visitCircle(x, y, r, (n) => {
+        visitCircle(tree, x, y, r, (n) => {
           visited++;
           // A leaf wholly inside the circle hands its items over untested, unless it is the root (the walk
           // starts by testing it).

@@ -1,5 +1,5 @@
 import { type NodeInfo, PointQuadtree } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats, visitNodes } from 'point-quadtree/debug';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
 import { sorted } from '../helpers/oracle';
@@ -7,7 +7,7 @@ import { sorted } from '../helpers/oracle';
 /** Every node as a plain object, in visit order (parent before children, NW NE SW SE). */
 function nodes(tree: PointQuadtree): NodeInfo[] {
   const all: NodeInfo[] = [];
-  tree.visitNodes((n) => {
+  visitNodes(tree, (n) => {
     all.push({ ...n });
   });
   return all;
@@ -42,7 +42,7 @@ describe('the seed scene (10 x 10 at (-5, -5), maxItems 2, minSize 3)', () => {
       { minX: -5, minY: 0, maxX: 0, maxY: 5, depth: 1, isLeaf: true, count: 1 },
       { minX: 0, minY: 0, maxX: 5, maxY: 5, depth: 1, isLeaf: true, count: 2 },
     ]);
-    expect(tree.stats()).toEqual({ size: 7, nodes: 5, leaves: 4, depth: 1 });
+    expect(treeStats(tree)).toEqual({ size: 7, nodes: 5, leaves: 4, depth: 1 });
   });
 
   it('a leaf that cannot split just holds more items', () => {
@@ -141,7 +141,7 @@ describe('structural rules', () => {
     tree.insert(0, 1, 1);
     tree.insert(1, 9, 1);
     tree.insert(2, 1, 9);
-    expect(tree.stats()).toMatchObject({ nodes: 1, leaves: 1 });
+    expect(treeStats(tree)).toMatchObject({ nodes: 1, leaves: 1 });
     const v = tree.version;
     tree.insert(3, 9, 9);
     expect(tree.version).toBeGreaterThan(v);
@@ -158,7 +158,7 @@ describe('structural rules', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
     for (let i = 0; i < 1000; i++) tree.insert(i, 3, 3);
     checkInvariants(tree);
-    const s = tree.stats();
+    const s = treeStats(tree);
     expect(s.depth).toBe(4); // 16 -> 8 -> 4 -> 2 -> 1, and 1 cannot halve to 0.5
     expect(tree.queryCircle(3, 3, 0)).toHaveLength(1000);
     const leaf = nodes(tree).find((n) => n.count === 1000);
@@ -172,7 +172,7 @@ describe('structural rules', () => {
     expect(tree.queryCircle(1 / 3, 1 / 3, 0)).toHaveLength(50);
     for (let i = 0; i < 50; i++) tree.remove(i);
     checkInvariants(tree);
-    expect(tree.stats()).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
+    expect(treeStats(tree)).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
   });
 
   it('merges an inner node back into a leaf once its subtree holds maxItems or fewer', () => {
@@ -185,18 +185,18 @@ describe('structural rules', () => {
     ].forEach(([x, y], i) => {
       tree.insert(i, x, y);
     });
-    expect(tree.stats().leaves).toBe(4);
+    expect(treeStats(tree).leaves).toBe(4);
     expect(tree.remove(3)).toBe(true);
     checkInvariants(tree);
-    expect(tree.stats()).toEqual({ size: 3, nodes: 1, leaves: 1, depth: 0 });
+    expect(treeStats(tree)).toEqual({ size: 3, nodes: 1, leaves: 1, depth: 0 });
     // Moving away from a crowded quadrant also merges it.
     for (let i = 10; i < 14; i++) tree.insert(i, 1 + (i - 10) * 0.1, 1);
-    const deep = tree.stats().depth;
+    const deep = treeStats(tree).depth;
     expect(deep).toBeGreaterThan(1);
     tree.move(10, 15, 15);
     tree.move(11, 15, 14);
     checkInvariants(tree);
-    expect(tree.stats().depth).toBeLessThan(deep);
+    expect(treeStats(tree).depth).toBeLessThan(deep);
   });
 
   it('grows the root by doubling when a point lands outside, keeping the old root as a quadrant', () => {
@@ -360,7 +360,7 @@ describe('structural rules', () => {
     expect(tree.queryCircle(5, 5, 100)).toEqual([]);
     expect(tree.queryRect(0, 0, 16, 16)).toEqual([]);
     expect(tree.nearest(5, 5, 3)).toEqual([]);
-    expect(tree.stats()).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
+    expect(treeStats(tree)).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
   });
 
   it('clear empties the tree and restores the original bounds', () => {
@@ -379,7 +379,7 @@ describe('structural rules', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
     for (let i = 0; i < 64; i++) tree.insert(i, (i % 8) * 2 + 0.5, Math.floor(i / 8) * 2 + 0.5);
     let seen = 0;
-    tree.visitNodes((n) => {
+    visitNodes(tree, (n) => {
       seen++;
       return n.depth === 1;
     });
@@ -397,14 +397,14 @@ describe('structural rules', () => {
     tree.insert(0, 1, 1);
     tree.insert(1, 9, 9);
     let inner = 0;
-    tree.visitNodes(() => {
-      tree.visitNodes(() => {
+    visitNodes(tree, () => {
+      visitNodes(tree, () => {
         inner++;
       });
     });
     expect(inner).toBe(25);
     expect(() =>
-      tree.visitNodes(() => {
+      visitNodes(tree, () => {
         if (!tree.has(2)) tree.insert(2, 1.5, 1.5);
       }),
     ).toThrow(/structure changed/);
@@ -415,7 +415,7 @@ describe('structural rules', () => {
     tree.insert(0, 1, 1);
     tree.insert(1, 9, 9);
     expect(() =>
-      tree.visitNodes(() => {
+      visitNodes(tree, () => {
         if (!tree.has(2)) tree.insert(2, 1.5, 1.5);
       }),
     ).toThrow(Error);

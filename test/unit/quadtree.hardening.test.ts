@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree } from 'point-quadtree/crowd';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats, visitCircle, visitNodes } from 'point-quadtree/debug';
 import { isFixed } from 'point-quadtree/internal/core/checks';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -9,7 +9,7 @@ import { mulberry32 } from '../../src/sim/random';
 /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
 function nodes(tree: PointQuadtree): string[] {
   const out: string[] = [];
-  tree.visitNodes((n) => {
+  visitNodes(tree, (n) => {
     out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
   });
   return out;
@@ -65,7 +65,7 @@ describe('a refitted root comes back to the constructor bounds once every far it
         [...ys, ...home.map(() => 2)],
       );
       expect(nodes(tree)).toEqual(nodes(fresh));
-      expect(tree.stats().depth).toBe(fresh.stats().depth);
+      expect(treeStats(tree).depth).toBe(treeStats(fresh).depth);
       fresh.queryCircle(10, 20, 10);
       tree.queryCircle(10, 20, 10);
       expect(tree.lastQuery).toEqual(fresh.lastQuery);
@@ -346,8 +346,8 @@ it('an empty or one-item tree checks its callbacks and outputs too (nothing to v
   const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 10, maxY: 10 } });
   const f = null as unknown as () => void;
   const out = null as unknown as number[];
-  expect(() => tree.visitNodes(f)).toThrow(/^PointQuadtree: callback must be a function/);
-  expect(() => tree.visitCircle(5, 5, 1, f)).toThrow(/^PointQuadtree: callback must be a function/);
+  expect(() => visitNodes(tree, f)).toThrow(/^PointQuadtree: callback must be a function/);
+  expect(() => visitCircle(tree, 5, 5, 1, f)).toThrow(/^PointQuadtree: callback must be a function/);
   expect(() => tree.nearest(5, 5, 1, Infinity, out)).toThrow(/^PointQuadtree: out must be an array/);
   expect(() => tree.queryCircle(5, 5, 1, out)).toThrow(/^PointQuadtree: out must be an array/);
   tree.insert(0, 1, 1);

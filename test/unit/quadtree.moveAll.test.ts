@@ -1,5 +1,5 @@
 import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, visitNodes } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
@@ -10,7 +10,7 @@ const bounds = { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD };
 /** Every node as "depth minX minY maxX maxY leaf count", parent first: two trees with equal dumps are equal. */
 function dump(tree: PointQuadtree): string[] {
   const out: string[] = [];
-  tree.visitNodes((n) => {
+  visitNodes(tree, (n) => {
     out.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
   });
   return out;

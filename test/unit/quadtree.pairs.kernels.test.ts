@@ -1,5 +1,7 @@
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
+
 import { CrowdQuadtree as PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
+import { treeStats } from 'point-quadtree/debug';
 import { distanceScale } from 'point-quadtree/internal/core/distance';
 import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
 import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
@@ -295,7 +297,7 @@ describe("past the kernel's memory cap: that call on the JavaScript kernel, the 
     // leaves is within reach. Under a 4 MB cap the kernel cannot hold that list.
     const p = clustered(41, 1500);
     const tree = build(p, { maxItems: 1, minSize: 1e-6 });
-    expect(tree.stats().leaves).toBeGreaterThan(3000);
+    expect(treeStats(tree).leaves).toBeGreaterThan(3000);
     const kernel = separationWasm()!;
     const bytesBefore = kernel.memoryBytes();
     setKernelMemoryCap(Math.max(bytesBefore, 4 << 20));

@@ -1,6 +1,6 @@
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats } from 'point-quadtree/debug';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { churn, FUZZ } from '../helpers/pairFuzz';
@@ -145,7 +145,7 @@ describe.each([
     const shape = (t: PointQuadtree) => ({
       size: t.size,
       version: t.version,
-      stats: t.stats(),
+      stats: treeStats(t),
       all: t.queryRect(0, 0, 100, 100).sort((a, b) => a - b),
     });
 

@@ -1,7 +1,7 @@
 import type { QuadtreeOptions } from 'point-quadtree';
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree, separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats } from 'point-quadtree/debug';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { churn, FUZZ, type Points } from '../helpers/pairFuzz';
@@ -253,7 +253,7 @@ describe.each([
       for (let id = 0; id < 20; id++) tree.insert(id, (id * 7) % 100, (id * 13) % 100);
       return tree;
     }
-    const shape = (t: PointQuadtree) => ({ size: t.size, version: t.version, stats: t.stats() });
+    const shape = (t: PointQuadtree) => ({ size: t.size, version: t.version, stats: treeStats(t) });
     const ok = () => ({ c: new Int32Array(20), x: new Float32Array(20), y: new Float64Array(20) });
 
     it.each([

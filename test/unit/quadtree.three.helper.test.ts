@@ -1,4 +1,5 @@
 import { PointQuadtree } from 'point-quadtree';
+import { treeStats, visitCircle, visitNodes } from 'point-quadtree/debug';
 import { QuadtreeHelper, type QuadtreeHelperOptions } from 'point-quadtree/three';
 import type { BufferAttribute } from 'three';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +68,7 @@ const f = Math.fround;
 
 function leafRects(t: PointQuadtree): number[][] {
   const rects: number[][] = [];
-  t.visitNodes((n) => {
+  visitNodes(t, (n) => {
     if (n.isLeaf) rects.push([f(n.minX), f(n.minY), f(n.maxX), f(n.maxY)]);
   });
   return rects.sort(byCorner);
@@ -77,7 +78,7 @@ function leafRects(t: PointQuadtree): number[][] {
 function visitedLeaves(t: PointQuadtree, x: number, y: number, r: number): number[][] {
   const rects: number[][] = [];
   let nodes = 0;
-  t.visitCircle(x, y, r, (n) => {
+  visitCircle(t, x, y, r, (n) => {
     nodes++;
     if (n.isLeaf) rects.push([f(n.minX), f(n.minY), f(n.maxX), f(n.maxY)]);
   });
@@ -93,7 +94,7 @@ describe('QuadtreeHelper geometry', () => {
     const h = new QuadtreeHelper(t, { height: 0.5 });
     expect(h.isLineSegments).toBe(true);
     expect(h.type).toBe('QuadtreeHelper');
-    expect(h.rectCount).toBe(t.stats().leaves);
+    expect(h.rectCount).toBe(treeStats(t).leaves);
     expect(h.rectCount).toBeGreaterThan(50);
     expect(h.geometry.drawRange).toEqual({ start: 0, count: h.rectCount * 8 });
     expect(drawnRects(h, 'xz', 0.5)).toEqual(leafRects(t));
@@ -171,7 +172,7 @@ describe('QuadtreeHelper redraws on version changes only', () => {
     const big = tree(3000, 4);
     h.tree = big;
     h.update();
-    const leaves = big.stats().leaves;
+    const leaves = treeStats(big).leaves;
     expect(h.rectCount).toBe(leaves);
     expect(disposed).toBe(1);
     expect(h.geometry).not.toBe(first);
@@ -207,7 +208,7 @@ describe("QuadtreeHelper 'visited' mode", () => {
     expect(h.update()).toBe(true);
     expect(drawnRects(h)).toEqual(visitedLeaves(t, cx, cy, r));
     expect(h.rectCount).toBeGreaterThan(0);
-    expect(h.rectCount).toBeLessThan(t.stats().leaves);
+    expect(h.rectCount).toBeLessThan(treeStats(t).leaves);
     // every point found lies in a drawn leaf
     const rects = drawnRects(h);
     const { xs, ys } = points(2000, 5);

@@ -1,5 +1,5 @@
 import { type NodeInfo, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, visitCircle, visitNodes } from 'point-quadtree/debug';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -11,7 +11,7 @@ const key = (n: NodeInfo) => `${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY}
 /** The nodes visitCircle calls back for, as keys. */
 function visited(tree: PointQuadtree, x: number, y: number, r: number): string[] {
   const out: string[] = [];
-  tree.visitCircle(x, y, r, (n) => {
+  visitCircle(tree, x, y, r, (n) => {
     out.push(key(n));
   });
   return out;
@@ -24,7 +24,7 @@ function visited(tree: PointQuadtree, x: number, y: number, r: number): string[]
 function walked(tree: PointQuadtree): Omit<ShapeNode, 'ids'>[] {
   const out: Omit<ShapeNode, 'ids'>[] = [];
   const path: Omit<ShapeNode, 'ids'>[] = [];
-  tree.visitNodes((n) => {
+  visitNodes(tree, (n) => {
     const node = { ...n };
     path.length = n.depth;
     path.push(node);
@@ -180,7 +180,7 @@ describe('PointQuadtree.visitCircle', () => {
     }
     const leaves: NodeInfo[] = [];
     let items = 0;
-    tree.visitCircle(40, 60, 18, (n) => {
+    visitCircle(tree, 40, 60, 18, (n) => {
       expect(n.minX < n.maxX && n.minY < n.maxY).toBe(true);
       if (n.isLeaf) {
         leaves.push({ ...n });
@@ -224,7 +224,7 @@ describe('PointQuadtree.visitCircle', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1 });
     for (let id = 0; id < 50; id++) tree.insert(id, (id * 37) % 100, (id * 61) % 100);
     const depths: number[] = [];
-    tree.visitCircle(50, 50, 30, (n) => {
+    visitCircle(tree, 50, 50, 30, (n) => {
       depths.push(n.depth);
       return n.depth === 1;
     });
@@ -236,14 +236,14 @@ describe('PointQuadtree.visitCircle', () => {
     tree.insert(0, 10, 10);
     tree.insert(1, 90, 90);
     const noop = () => undefined;
-    expect(() => tree.visitCircle(Number.NaN, 0, 1, noop)).toThrow(
+    expect(() => visitCircle(tree, Number.NaN, 0, 1, noop)).toThrow(
       /PointQuadtree: x must be a finite number, got NaN/,
     );
-    expect(() => tree.visitCircle(0, 0, -3, noop)).toThrow(RangeError);
-    expect(() => tree.visitCircle(0, 0, -3, noop)).toThrow(/radius must be a finite number >= 0, got -3/);
-    expect(() => tree.visitCircle(0, 0, Number.POSITIVE_INFINITY, noop)).toThrow(RangeError);
+    expect(() => visitCircle(tree, 0, 0, -3, noop)).toThrow(RangeError);
+    expect(() => visitCircle(tree, 0, 0, -3, noop)).toThrow(/radius must be a finite number >= 0, got -3/);
+    expect(() => visitCircle(tree, 0, 0, Number.POSITIVE_INFINITY, noop)).toThrow(RangeError);
     expect(() =>
-      tree.visitCircle(50, 50, 100, () => {
+      visitCircle(tree, 50, 50, 100, () => {
         if (tree.has(1)) tree.remove(1);
       }),
     ).toThrow(/changed during visitCircle/);

@@ -4,7 +4,9 @@
  * scene's helper draws the tree where the scene's world mapping (src/sim/world.ts) puts it, with the
  * scene's defaults.
  */
+
 import { PointQuadtree } from 'point-quadtree';
+import { visitCircle, visitNodes } from 'point-quadtree/debug';
 import { QuadtreeHelper } from 'point-quadtree/three';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -57,7 +59,7 @@ describe('QuadtreeNodesHelper (the scene gizmo, a QuadtreeHelper)', () => {
     expect(h.plane).toBe('xz');
     expect(h.material.color.getHex()).toBe(0xffffff);
     const { rects, heights } = drawn(h);
-    expect(rects).toEqual(groundRects((cb) => t.visitNodes(cb)));
+    expect(rects).toEqual(groundRects((cb) => visitNodes(t, cb)));
     expect([...heights]).toEqual([Math.fround(0.03)]);
     const lifted = new QuadtreeNodesHelper(t, 'leaves', { height: 0.5, color: 0x123456, opacity: 0.8 });
     expect([...drawn(lifted).heights]).toEqual([0.5]);
@@ -74,7 +76,7 @@ describe('QuadtreeNodesHelper (the scene gizmo, a QuadtreeHelper)', () => {
     h.update();
     expect(h.rectCount).toBeGreaterThan(0);
     expect(drawn(h).rects).toEqual(
-      groundRects((cb) => t.visitCircle(treeX(playerX), treeY(playerZ), radius, cb)),
+      groundRects((cb) => visitCircle(t, treeX(playerX), treeY(playerZ), radius, cb)),
     );
   });
 });

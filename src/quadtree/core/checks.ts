@@ -13,11 +13,12 @@ export const NAME = 'PointQuadtree';
 export const MAX_ID = 0x1ffffff;
 
 /** Defaults of the options (chosen by measurement: see docs/performance.md). */
-export const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> = Object.freeze({
-  maxItems: 64,
-  minSize: 1,
-  looseness: 0,
-});
+export const DEFAULTS: Readonly<{ maxItems: number; minSize: number; looseness: number }> =
+  /* @__PURE__ */ Object.freeze({
+    maxItems: 64,
+    minSize: 1,
+    looseness: 0,
+  });
 
 /**
  * A value as an error message shows it, without converting it: no `valueOf` or `toString` of the caller's
@@ -70,13 +71,20 @@ export function checkRadius(name: string, value: number): void {
  * subclass's or an own `length`, `buffer` or `set`): the element type's name (undefined for anything else, a
  * Proxy of a typed array too), the buffer, the offset, the sizes, and the copy.
  */
-const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
+// (Marked pure, as is DEFAULTS' freeze: a bundle that uses none of them, such as point-quadtree/three's helper,
+// drops them.)
+const typedArrayProto = /* @__PURE__ */ Object.getPrototypeOf(Int8Array.prototype);
 const typedArrayGetter = (key: PropertyKey) => Object.getOwnPropertyDescriptor(typedArrayProto, key)!.get!;
-const typedArrayName: (this: unknown) => string | undefined = typedArrayGetter(Symbol.toStringTag);
-const typedArrayBuffer: (this: ArrayBufferView) => ArrayBufferLike = typedArrayGetter('buffer');
-const typedArrayByteOffset: (this: ArrayBufferView) => number = typedArrayGetter('byteOffset');
-const typedArrayByteLength: (this: ArrayBufferView) => number = typedArrayGetter('byteLength');
-const typedArrayLength: (this: ArrayBufferView) => number = typedArrayGetter('length');
+const typedArrayName: (this: unknown) => string | undefined = /* @__PURE__ */ typedArrayGetter(
+  Symbol.toStringTag,
+);
+const typedArrayBuffer: (this: ArrayBufferView) => ArrayBufferLike =
+  /* @__PURE__ */ typedArrayGetter('buffer');
+const typedArrayByteOffset: (this: ArrayBufferView) => number =
+  /* @__PURE__ */ typedArrayGetter('byteOffset');
+const typedArrayByteLength: (this: ArrayBufferView) => number =
+  /* @__PURE__ */ typedArrayGetter('byteLength');
+const typedArrayLength: (this: ArrayBufferView) => number = /* @__PURE__ */ typedArrayGetter('length');
 const typedArraySet: (this: ArrayBufferView, source: ArrayLike<number>, offset?: number) => void =
   typedArrayProto.set;
 /** ArrayBuffer's `detached` getter where the engine has it (not Node 20), and what stands in for it. */

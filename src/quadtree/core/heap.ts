@@ -1,9 +1,45 @@
 /*
  * The two heaps of PointQuadtree.nearest (best-first search), in typed arrays that are reused from query to
- * query: a min-heap of nodes keyed by their distance to the query point (which node to open next), and a
- * bounded max-heap of the best k items found so far (its top is the current k-th distance, the search
- * bound).
+ * query: a min-heap of nodes keyed by their distance to the query point (which node to open next), and the
+ * best k items found so far, whose worst (the current k-th distance, the search bound) is on top. Both are
+ * min-heaps of (value, key) over the one pair of sift functions below: the best k keep their distances
+ * negated, so the farthest kept is the smallest key.
  */
+
+/**
+ * Inserts (value, key) into the min-heap `values` / `keys` whose entries 0..i-1 are a heap, at position i
+ * sifted up: a parent whose key is <= key stays above (so among equal keys the earlier entry stays on top).
+ */
+function siftUp(values: Int32Array, keys: Float64Array, i: number, value: number, key: number): void {
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (keys[p] <= key) break;
+    values[i] = values[p];
+    keys[i] = keys[p];
+    i = p;
+  }
+  values[i] = value;
+  keys[i] = key;
+}
+
+/**
+ * Puts (value, key) at the top of the min-heap of `size` entries (its old top is dropped) and sifts it down:
+ * the smaller child moves up while its key is < key.
+ */
+function siftDown(values: Int32Array, keys: Float64Array, size: number, value: number, key: number): void {
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    if (c + 1 < size && keys[c + 1] < keys[c]) c++;
+    if (keys[c] >= key) break;
+    values[i] = values[c];
+    keys[i] = keys[c];
+    i = c;
+  }
+  values[i] = value;
+  keys[i] = key;
+}
 
 /** Min-heap of (node, squared distance): the node nearest to the query point on top. Grows by doubling. */
 export class NodeQueue {
@@ -35,49 +71,24 @@ export class NodeQueue {
       dists.set(this.dists);
       this.dists = dists;
     }
-    const hn = this.nodes;
-    const hd = this.dists;
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (hd[p] <= dist) break;
-      hn[i] = hn[p];
-      hd[i] = hd[p];
-      i = p;
-    }
-    hn[i] = node;
-    hd[i] = dist;
+    siftUp(this.nodes, this.dists, this.size++, node, dist);
   }
 
   /** Removes the top entry; only when size > 0. */
   pop(): void {
-    const hn = this.nodes;
-    const hd = this.dists;
     const last = --this.size;
-    const node = hn[last];
-    const dist = hd[last];
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= last) break;
-      if (c + 1 < last && hd[c + 1] < hd[c]) c++;
-      if (hd[c] >= dist) break;
-      hn[i] = hn[c];
-      hd[i] = hd[c];
-      i = c;
-    }
-    hn[i] = node;
-    hd[i] = dist;
+    siftDown(this.nodes, this.dists, last, this.nodes[last], this.dists[last]);
   }
 }
 
 /**
- * The best (smallest-distance) `k` of the items offered: a max-heap, so the worst kept one is on top and is
- * replaced when a nearer one comes. Ties keep the one offered first.
+ * The best (smallest-distance) `k` of the items offered: the worst kept one is on top (its distance negated,
+ * the smallest key) and is replaced when a nearer one comes. Ties keep the one offered first.
  */
 export class NearestK {
   private ids = new Int32Array(16);
-  private dists = new Float64Array(16);
+  /** Minus each kept item's squared distance. */
+  private keys = new Float64Array(16);
   private k = 0;
   /** Items kept (at most k). */
   size = 0;
@@ -86,7 +97,7 @@ export class NearestK {
   reset(k: number): void {
     if (this.ids.length < k) {
       this.ids = new Int32Array(k);
-      this.dists = new Float64Array(k);
+      this.keys = new Float64Array(k);
     }
     this.k = k;
     this.size = 0;
@@ -99,60 +110,29 @@ export class NearestK {
 
   /** Squared distance of the worst item kept; only when size > 0. */
   worst(): number {
-    return this.dists[0];
+    return -this.keys[0];
   }
 
   /** Offers an item: kept if fewer than k are, or if it is nearer than the worst one kept. */
   offer(id: number, dist: number): void {
     if (this.size < this.k) {
-      siftUp(this.ids, this.dists, this.size++, id, dist);
-    } else if (this.k > 0 && dist < this.dists[0]) {
-      siftDown(this.ids, this.dists, this.k, id, dist);
+      siftUp(this.ids, this.keys, this.size++, id, -dist);
+    } else if (this.k > 0 && -dist > this.keys[0]) {
+      siftDown(this.ids, this.keys, this.k, id, -dist);
     }
   }
 
   /** Appends the kept ids to `out`, nearest first, and empties it. */
   drainInto(out: number[]): void {
     const ids = this.ids;
-    const dists = this.dists;
+    const keys = this.keys;
     const n = this.size;
     const base = out.length;
     out.length = base + n;
-    // Pop the max-heap from the back so the nearest comes first.
     for (let m = n; m > 0; m--) {
       out[base + m - 1] = ids[0];
-      if (m > 1) siftDown(ids, dists, m - 1, ids[m - 1], dists[m - 1]);
+      if (m > 1) siftDown(ids, keys, m - 1, ids[m - 1], keys[m - 1]);
     }
     this.size = 0;
   }
-}
-
-/** Inserts (id, d) into a max-heap of `size` entries that has room for one more. */
-function siftUp(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = size;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (dist[p] >= d) break;
-    ids[i] = ids[p];
-    dist[i] = dist[p];
-    i = p;
-  }
-  ids[i] = id;
-  dist[i] = d;
-}
-
-/** Replaces the top of a max-heap of `size` entries with (id, d) and restores the heap. */
-function siftDown(ids: Int32Array, dist: Float64Array, size: number, id: number, d: number): void {
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && dist[c + 1] > dist[c]) c++;
-    if (dist[c] <= d) break;
-    ids[i] = ids[c];
-    dist[i] = dist[c];
-    i = c;
-  }
-  ids[i] = id;
-  dist[i] = d;
 }

@@ -52,10 +52,17 @@ import {
   PairScratch,
   QueryScratch,
   RootScratch,
-  VisitScratch,
+  type VisitScratch,
 } from './scratch';
 import { NodeStack } from './stack';
 import type { Bounds } from './types';
+
+/**
+ * The key of a tree's internal accessor, `tree[INTERNALS]()`, which hands out its TreeState (PointQuadtree.ts:
+ * QuadtreeInternals). Here, not in the class's file, so that point-quadtree/debug's walks reach a tree's state
+ * without a bundle carrying the class.
+ */
+export const INTERNALS: unique symbol = Symbol('PointQuadtree.internals');
 
 /** The storage of one tree (layout above) and, apart, the scratch each algorithm owns. One fixed shape. */
 export class TreeState {
@@ -118,8 +125,8 @@ export class TreeState {
   readonly quadAt = new Int32Array(4);
   /** update/build.ts: the nodes still to build, four entries each. */
   readonly buildStack = new NodeStack();
-  /** query/visit.ts. */
-  readonly visit = new VisitScratch();
+  /** query/visit.ts (point-quadtree/debug's walks): made by the first walk, so the core does not carry it. */
+  visit: VisitScratch | null = null;
   /** query/nearest.ts. */
   readonly nearest = new NearestScratch();
   /** query/pairs.ts (and a subclass's faster join: PairScratch.kernel). */

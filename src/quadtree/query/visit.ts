@@ -7,6 +7,7 @@
 import { NAME } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import { CIRCLE_APART, CIRCLE_COVERS, circleMeets, rectDist2 } from '../core/geometry';
+import { VisitScratch } from '../core/scratch';
 import { NodeStack } from '../core/stack';
 import type { TreeState } from '../core/state';
 import type { NodeInfo, TreeStats } from '../core/types';
@@ -25,6 +26,7 @@ function walk(
   s: number,
   what: string,
 ): void {
+  t.visit ??= new VisitScratch();
   const scratch = t.visit;
   const nested = scratch.visiting;
   const nodes = nested ? new NodeStack() : scratch.stack;

@@ -3,8 +3,9 @@
  * of 4 segments (8 vertices) per leaf, whose position buffer is reused from update to update and grown by
  * doubling (the replaced geometry is disposed, so no GPU buffer leaks).
  *
- * Only types come from the core: the helper reads the tree through its public `visitNodes`, `visitCircle`
- * and `version`, so a bundle that imports the helper alone does not carry the tree's code twice.
+ * Only types come from the core: the helper reads the tree through `point-quadtree/debug`'s `visitNodes` and
+ * `visitCircle` and the tree's `version`, so a bundle that imports the helper alone does not carry the tree's
+ * code twice.
  */
 
 import {
@@ -16,6 +17,7 @@ import {
   LineBasicMaterial,
   LineSegments,
 } from 'three';
+import { visitCircle, visitNodes } from '../debug';
 import type { NodeInfo, PointQuadtree } from '../index';
 
 const NAME = 'QuadtreeHelper';
@@ -121,7 +123,7 @@ function makeGeometry(positions: Float32Array): BufferGeometry {
  * Two modes:
  * - `'leaves'`: every leaf; {@link QuadtreeHelper.update} redraws only when the tree's `version` changed
  *   (a split, a merge, root growth) or another tree was set. Moves inside leaves change nothing drawn.
- * - `'visited'`: the leaves a circle query visits, exactly as the tree's own `visitCircle` reports them;
+ * - `'visited'`: the leaves a circle query visits, exactly as `point-quadtree/debug`'s `visitCircle` reports them;
  *   {@link QuadtreeHelper.setCircle} then `update()`, which always redraws (nothing until a circle is set).
  *
  * Updates allocate nothing once the buffer has room for the tree's leaves.
@@ -161,12 +163,12 @@ export class QuadtreeHelper extends LineSegments<BufferGeometry, LineBasicMateri
 
   /**
    * Draws `tree` at once (an `update()`).
-   * @throws TypeError if `tree` has no `visitNodes`, `options` is not an object, or `height`, `opacity` or
+   * @throws TypeError if `tree` has no `queryCircle`, `options` is not an object, or `height`, `opacity` or
    *   `capacity` is not a number; RangeError naming the option for a `plane` or `mode` not listed, a `height`
    *   that is not finite, an `opacity` outside 0..1, a `capacity` that is not an integer >= 1.
    */
   constructor(tree: PointQuadtree, options: QuadtreeHelperOptions = {}) {
-    if (typeof (tree as Partial<PointQuadtree> | null)?.visitNodes !== 'function')
+    if (typeof (tree as Partial<PointQuadtree> | null)?.queryCircle !== 'function')
       throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${shown(tree)}`);
     const o = checkedOptions(options);
     const positions = new Float32Array(o.capacity * FLOATS_PER_RECT);
@@ -230,8 +232,8 @@ export class QuadtreeHelper extends LineSegments<BufferGeometry, LineBasicMateri
     )
       return false;
     this.rectCount = 0;
-    if (leaves) tree.visitNodes(this.visitLeaf);
-    else if (this.radius >= 0) tree.visitCircle(this.cx, this.cy, this.radius, this.visitLeaf);
+    if (leaves) visitNodes(tree, this.visitLeaf);
+    else if (this.radius >= 0) visitCircle(tree, this.cx, this.cy, this.radius, this.visitLeaf);
     this.drawnTree = tree;
     this.drawnVersion = tree.version;
     this.drawnMode = this.mode;
