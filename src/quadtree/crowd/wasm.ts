@@ -186,7 +186,7 @@ export class SeparationWasm {
    * per tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy
    * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
    * keep the list of the last {@link walkPairs}, which must be of this tree. `fast`: the rows' second pass
-   * takes each pair's weight in f32x4 lanes (kernels/rowFast.ts; the same pairs and counts, the sums within
+   * takes each pair's weight in f32x4 lanes (kernels/row.ts, secondPass<f32>; the same pairs and counts, the sums within
    * the bound of docs/crowd.md) where the scaled radius allows it ({@link FAST_MIN}), else the exact f64 pass.
    */
   load(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): void {

@@ -18,24 +18,29 @@
  * takes milliseconds).
  */
 
-import { checkRadius, describe, NAME } from '../core/checks';
+import { checkRadius } from '../core/checks';
 import { idEnd } from '../core/nodes';
-import { TreeState } from '../core/state';
-import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
+import type { CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
   checkSeparationOptions,
   checkSeparationOutputs,
   type SeparationOptions,
-  SeparationScratch,
   type SumArray,
   separationInto,
   separationKernel,
 } from '../crowd/separation';
 import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
-import { INTERNALS } from '../PointQuadtree';
 import { WIDE_SIDE } from '../query/leafPairs';
+import {
+  crowdOf,
+  type OneThreadReason,
+  type SeparationHelperPort,
+  type SeparationTeamFigures,
+  type SeparationTeamOptions,
+  TeamCall,
+} from './teamCall';
 import {
   type Capacity,
   CLAIM,
@@ -50,7 +55,6 @@ import {
   PAIRS,
   RETIRED,
   SEQ,
-  type SeparationHelperMessage,
   SLOTS,
   STOP,
   STOPPED,
@@ -69,115 +73,6 @@ import {
   watchExits,
 } from './teamParts';
 import { TeamRoster } from './teamRoster';
-
-/** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
-export interface SeparationHelperPort {
-  postMessage(message: SeparationHelperMessage): void;
-}
-
-export interface SeparationTeamOptions {
-  /** How long the caller waits for a range a helper has started before doing it itself, ms (default 250). */
-  patienceMs?: number;
-  /** Below this many leaf pairs the caller does everything alone (default 256: too little to share). */
-  minPairs?: number;
-  /**
-   * How long the caller, done with its own range, waits for a ready helper to claim its range before doing
-   * it itself, ms (default 0: it does not wait; a helper that wakes late leaves the range to the caller).
-   * Tests set it so that the helpers always take part.
-   */
-  claimWaitMs?: number;
-  /**
-   * Whether to time the calling thread's phases into the figures (publishMs, ...; default false: each
-   * reading of the clock is a new number object, which a per-frame call should not make).
-   */
-  timing?: boolean;
-  /**
-   * Whether the caller waits by spinning on Atomics.load even where it may block in Atomics.wait (default
-   * false: it blocks where it may, so that a waiting caller leaves its core to the helpers; on a browser's
-   * main thread it always spins).
-   */
-  spin?: boolean;
-}
-
-/** Why the last call ran on the calling thread alone ('' when helpers took part). */
-export type OneThreadReason =
-  | ''
-  | 'no helpers'
-  | 'disposed'
-  | 'JavaScript kernel'
-  | 'few pairs'
-  | 'helpers not ready'
-  | 'helpers late'
-  | 'helpers lost';
-
-/** Figures of a team's last {@link SeparationTeam.querySeparationInto} (one object, rewritten each call). */
-export interface SeparationTeamFigures {
-  /** Threads whose work went into the answer: 1 (the caller) plus the helpers that did their range. */
-  threads: number;
-  /** Helpers attached to the team's buffer and not given up on. */
-  ready: number;
-  /** Ranges of this call the caller did itself because their helper had not claimed them yet. */
-  tookOver: number;
-  /**
-   * Helpers given up on: for good when it threw, cannot run the kernel or its thread exited; for now (until
-   * it picks up a later call) when it did not finish its range within patienceMs, or missed a hand-over (a
-   * range, or a new buffer) for patienceMs, as a helper whose thread died without a word does.
-   */
-  lost: number;
-  /** Why the call ran on one thread, '' if it did not. */
-  reason: OneThreadReason;
-  /**
-   * Where the calling thread's time went in the last call that used helpers, ms: the walk, the cut and
-   * publishing the inputs (copying the tree's arrays and the list into the shared buffer); its own range
-   * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
-   * their sums and handing them to the outputs. Measured when the options ask for `timing`, else 0.
-   */
-  /**
-   * The caller's share of the work against one helper's (1: equal), tuned call by call: the caller also
-   * publishes and adds up, so where it finished last it takes a little less next time, and more where it
-   * had to wait.
-   */
-  share: number;
-  publishMs: number;
-  ownMs: number;
-  waitMs: number;
-  mergeMs: number;
-}
-
-/** A team's call now running: its arguments (checked), one record reused from call to call. */
-class TeamCall {
-  t!: TreeState;
-  sc!: SeparationScratch;
-  radius = 0;
-  counts: CountArray = new Int32Array(0);
-  sumX: SumArray = new Float64Array(0);
-  sumY: SumArray = new Float64Array(0);
-  end = 0;
-  /** The sums at the fast precision (options.precision 'f32'). */
-  fast = false;
-}
-
-/**
- * A crowd tree's state and its separation scratch, each read once through the tree's internal accessors and
- * checked to be what they are (a Proxy of a tree could answer anything).
- * @throws TypeError naming the class a tree must be: a CrowdQuadtree, for a PointQuadtree that is not one.
- */
-function crowdOf(tree: unknown): { t: TreeState; sc: SeparationScratch } {
-  const object = tree !== null && typeof tree === 'object';
-  const internals = object ? (tree as { [INTERNALS]?: unknown })[INTERNALS] : undefined;
-  const t: unknown = typeof internals === 'function' ? internals.call(tree) : null;
-  if (!(t instanceof TreeState)) {
-    throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${describe(tree)}`);
-  }
-  const crowd = (tree as { [CROWD]?: unknown })[CROWD];
-  const sc: unknown = typeof crowd === 'function' ? crowd.call(tree) : null;
-  if (!(sc instanceof SeparationScratch)) {
-    throw new TypeError(
-      `${NAME}: tree must be a CrowdQuadtree (point-quadtree/crowd), got a PointQuadtree: it has no separation join`,
-    );
-  }
-  return { t, sc };
-}
 
 /** The caller's share moves by this factor per call, between these bounds (see SeparationTeamFigures). */
 const SHARE_STEP = 1.03;

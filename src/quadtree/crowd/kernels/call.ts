@@ -55,7 +55,7 @@ export const LIMIT = 128;
 /** The per-id outputs: ids below END are written; their element types (2 bits each, count first: 0 f64, 1 f32, 2 i32). */
 export const END = 132;
 export const KINDS = 136;
-/** The sums' precision: 0 exact (f64 square root and division), 1 fast (f32x4 lanes; rowFast.ts). */
+/** The sums' precision: 0 exact (f64 square root and division), 1 fast (f32x4 lanes; row.ts's secondPass<f32>). */
 export const PRECISION = 140;
 
 /** Bytes of the record. */
