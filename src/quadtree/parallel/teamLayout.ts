@@ -227,7 +227,8 @@ function checkHeader(buffer: SharedArrayBuffer, bytes: number): void {
     !(c.helpers >= 1 && c.helpers <= MAX_HELPERS && sizes.every((n) => n >= 0) && offsetsOf(c).bytes <= bytes)
   ) {
     throw new RangeError(
-      `${NAME}: message.buffer is not a team's buffer (${bytes} bytes, header ${JSON.stringify(c)})`,
+      `${NAME}: message.buffer is not a team's buffer (${bytes} bytes, header: xy ${c.xy}, ids ${c.ids}, ` +
+        `nodes ${c.nodes}, pairs ${c.pairs}, slots ${c.slots}, helpers ${c.helpers})`,
     );
   }
 }
