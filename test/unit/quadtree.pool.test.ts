@@ -112,6 +112,38 @@ describe('ItemPool blocks', () => {
     expect(pool.freeLists.every((h) => h === -1)).toBe(true);
   });
 
+  it('compact into new arrays copies every block, the one already at its place too', () => {
+    const pool = new ItemPool(8);
+    const start = new Int32Array(2);
+    const cap = new Int32Array(2);
+    const count = new Int32Array([2, 1]);
+    const idSlot = new Int32Array(4).fill(-1);
+    start[0] = pool.alloc(2); // slot 0: where compaction puts it again
+    cap[0] = pool.blockCap;
+    pool.alloc(1); // a hole, freed below
+    start[1] = pool.alloc(1);
+    cap[1] = pool.blockCap;
+    pool.free(start[0] + 2, 1);
+    const ids = [2, 0, 3];
+    const slots = [start[0], start[0] + 1, start[1]];
+    for (let k = 0; k < 3; k++) {
+      pool.ids[slots[k]] = ids[k];
+      pool.xy[2 * slots[k]] = k + 0.25;
+      pool.xy[2 * slots[k] + 1] = -k;
+      idSlot[ids[k]] = slots[k];
+    }
+    const before = pool.ids;
+    pool.compact(new Int32Array([0, 1]), 2, start, cap, count, idSlot);
+    // Too small to compact in place (an eighth and 64 slots to spare): new arrays.
+    expect(pool.ids).not.toBe(before);
+    expect([start[0], start[1]]).toEqual([0, 2]);
+    for (let k = 0; k < 3; k++) {
+      const s = idSlot[ids[k]];
+      expect(pool.ids[s]).toBe(ids[k]);
+      expect([pool.xy[2 * s], pool.xy[2 * s + 1]]).toEqual([k + 0.25, -k]);
+    }
+  });
+
   it('asks for compaction an eighth before it must grow when more than a quarter idles', () => {
     const pool = new ItemPool(64);
     const blocks = Array.from({ length: 19 }, () => pool.alloc(3)); // 57 of 64 slots

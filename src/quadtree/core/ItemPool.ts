@@ -172,61 +172,29 @@ export class ItemPool {
     let total = 0;
     for (let k = 0; k < nOwners; k++) total += cap[owners[k]];
     const size = total + (total >> 3) + 64;
-    if (size <= this.ids.length) {
-      // The arrays have room: slide the blocks down in place (allocates nothing; the pool keeps its size).
-      this.slideDown(owners, nOwners, start, cap, count, idSlot, total);
-      return;
-    }
-    const xy = new Float64Array(size * 2);
-    const ids = new Int32Array(size);
-    const oldXY = this.xy;
-    const oldIds = this.ids;
+    // Where the arrays have room, the blocks slide down in place (allocating nothing; the pool keeps its
+    // size): in the order of their starts, each to the end of the one before, never up, so a block never
+    // overwrites one not yet moved. Otherwise they go into new arrays in the owners' order.
+    const inPlace = size <= this.ids.length;
+    if (inPlace) sortByStart(owners, nOwners, start);
+    const fromXY = this.xy;
+    const fromIds = this.ids;
+    const xy = inPlace ? fromXY : new Float64Array(size * 2);
+    const ids = inPlace ? fromIds : new Int32Array(size);
     let to = 0;
     for (let k = 0; k < nOwners; k++) {
       const n = owners[k];
       const s = start[n];
-      const e = s + count[n];
-      start[n] = to;
-      let t = to;
-      for (let i = s; i < e; i++, t++) idSlot[copyItem(oldXY, oldIds, i, xy, ids, t)] = t;
+      // In place, a block already where it goes stays.
+      if (s !== to || !inPlace) {
+        const e = s + count[n];
+        start[n] = to;
+        for (let i = s, d = to; i < e; i++, d++) idSlot[copyItem(fromXY, fromIds, i, xy, ids, d)] = d;
+      }
       to += cap[n];
     }
     this.xy = xy;
     this.ids = ids;
-    this.top = total;
-    this.live = total;
-    this.freeLists.fill(-1);
-    this.compactDue = false;
-  }
-
-  /**
-   * compact's in-place form: the owners sorted by their blocks' starts, then each block moved down to the
-   * end of the one before (never up, so a block never overwrites one not yet moved). Blocks keep their
-   * order in the pool, not the owners' order.
-   */
-  private slideDown(
-    owners: Int32Array,
-    nOwners: number,
-    start: Int32Array,
-    cap: Int32Array,
-    count: Int32Array,
-    idSlot: Int32Array,
-    total: number,
-  ): void {
-    sortByStart(owners, nOwners, start);
-    const xy = this.xy;
-    const ids = this.ids;
-    let to = 0;
-    for (let k = 0; k < nOwners; k++) {
-      const n = owners[k];
-      const s = start[n];
-      if (s !== to) {
-        const e = s + count[n];
-        start[n] = to;
-        for (let i = s, d = to; i < e; i++, d++) idSlot[copyItem(xy, ids, i, xy, ids, d)] = d;
-      }
-      to += cap[n];
-    }
     this.top = total;
     this.live = total;
     this.freeLists.fill(-1);

@@ -104,7 +104,6 @@ const MANGLED = [
   'blockCap',
   'freeLists',
   'resetTo',
-  'slideDown',
   // NodeStack (core/stack.ts), the heaps (core/heap.ts), the scratch classes (core/scratch.ts)
   'items',
   'room',

@@ -125,7 +125,7 @@ function scanPoints(
  */
 export function rebuild(t: TreeState, cover?: Float64Array): void {
   const n = t.size;
-  const items = rebuildScratch(n);
+  const items = rebuildItems.for(n);
   const ids = items.ids;
   const xs = items.xs;
   const ys = items.ys;
@@ -156,27 +156,31 @@ export function rebuild(t: TreeState, cover?: Float64Array): void {
   build(t, ids, xs, ys, n);
 }
 
-/** rebuild()'s copy of the items, read back by build(). */
-interface RebuildScratch {
-  readonly ids: Int32Array;
-  readonly xs: Float64Array;
-  readonly ys: Float64Array;
-}
-
-/** The last rebuild's copy, while the garbage collector has not taken it (as buildScratch's). */
-let lastItems: WeakRef<RebuildScratch> | undefined;
-
 /**
- * A copy for rebuilding `n` items: the last one if it is big enough and still alive, else a new one (a
- * crowd crossing a tight root's edge rebuilds the tree every few frames: 20 bytes per item each time).
+ * A scratch of typed arrays for `n` items, kept between calls only weakly: the last one if it holds `n`
+ * items and the collector has not taken it, else a new one. So it costs no memory between builds once the
+ * collector wants it back, while builds in quick succession (a level load; a crowd crossing a tight root's
+ * edge, which rebuilds the tree every few frames) do not allocate 20 bytes or more per item each time.
  */
-function rebuildScratch(n: number): RebuildScratch {
-  const last = lastItems?.deref();
-  if (last && last.ids.length >= n) return last;
-  const items = { ids: new Int32Array(n), xs: new Float64Array(n), ys: new Float64Array(n) };
-  lastItems = new WeakRef(items);
-  return items;
+class WeakScratch<T extends { readonly ids: Int32Array }> {
+  private last: WeakRef<T> | undefined;
+  constructor(private readonly make: (n: number) => T) {}
+
+  for(n: number): T {
+    const last = this.last?.deref();
+    if (last && last.ids.length >= n) return last;
+    const made = this.make(n);
+    this.last = new WeakRef(made);
+    return made;
+  }
 }
+
+/** rebuild()'s copy of the items, read back by build(). */
+const rebuildItems = new WeakScratch((n) => ({
+  ids: new Int32Array(n),
+  xs: new Float64Array(n),
+  ys: new Float64Array(n),
+}));
 
 /** build()'s scratch: a second copy of the slots to scatter into, and each slot's quadrant. */
 interface BuildScratch {
@@ -184,22 +188,11 @@ interface BuildScratch {
   readonly ids: Int32Array;
   readonly quad: Uint8Array;
 }
-
-/** The last build's scratch, while the garbage collector has not taken it (see buildScratch). */
-let lastScratch: WeakRef<BuildScratch> | undefined;
-
-/**
- * A scratch for building `n` items: the last one if it is big enough and still alive, else a new one.
- * Held only weakly, so it costs no memory between builds once the collector wants it back, while builds in
- * quick succession (a level load, a rebuild per frame) do not allocate 21 bytes per item each time.
- */
-function buildScratch(n: number): BuildScratch {
-  const last = lastScratch?.deref();
-  if (last && last.ids.length >= n) return last;
-  const scratch = { xy: new Float64Array(2 * n), ids: new Int32Array(n), quad: new Uint8Array(n) };
-  lastScratch = new WeakRef(scratch);
-  return scratch;
-}
+const buildScratch = new WeakScratch<BuildScratch>((n) => ({
+  xy: new Float64Array(2 * n),
+  ids: new Int32Array(n),
+  quad: new Uint8Array(n),
+}));
 
 /**
  * Builds the nodes and the pool from scratch for `n` items (ids already validated and unique), within
@@ -224,7 +217,7 @@ export function build(
   }
   // Each split scatters its range into the other of two buffers (the pool's arrays and a scratch pair),
   // so nothing is copied back level by level; a leaf whose items end up in the scratch is copied once.
-  const scratch = buildScratch(n);
+  const scratch = buildScratch.for(n);
   const maxItems = t.maxItems;
   // Work items of four entries: node, first slot, end slot, where the items are (0: the pool, 1: the
   // scratch).
