@@ -50,8 +50,15 @@ function stryker(mutate, flags) {
   return run.status ?? 1;
 }
 
-/** A mutant's key: where it is and what it becomes. */
-const keyOf = (file, m) => `${file}:${m.location.start.line}:${m.location.start.column} ${m.replacement}`;
+/** Where a mutant starts and what it becomes: how docs/development.md's equivalent rows name it. */
+const startKey = (file, m) => `${file}:${m.location.start.line}:${m.location.start.column} ${m.replacement}`;
+
+/**
+ * A mutant's key: where it starts and ends, and what it becomes (mutants of nested expressions that start
+ * at the same place, `a && b && c` and `a && b` both made `true`, differ only in their ends).
+ */
+const keyOf = (file, m) =>
+  `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.replacement}`;
 
 /** The mutants of a Stryker JSON report, by key. */
 function mutantsOf(path) {
@@ -221,7 +228,7 @@ function table() {
     }
     if (status === 'Killed') row.killed++;
     else if (status === 'Loop') row.loops++;
-    else if (equivalent.has(key)) row.equivalent++;
+    else if (equivalent.has(startKey(m.file, m))) row.equivalent++;
     else if (status === 'Survived' || status === 'NoCoverage') {
       row.survived++;
       unlisted.push(`${status}: ${key}`);
