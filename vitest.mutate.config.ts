@@ -3,6 +3,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultServerConditions, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /*
  * The unit tests of the library, for mutation testing (`npm run mutate`, stryker.config.mjs). Stryker copies
@@ -29,12 +30,24 @@ function sandboxLibrary(): Plugin {
   };
 }
 
+/**
+ * Quick files first: vitest runs the slowest (or largest) test files first, and Stryker stops a mutant's run
+ * at its first failing test, so a defect that the quick fixture suites catch in a second waited behind the
+ * fuzz suites, often past its time limit (a time-out instead of a kill). The reverse of vitest's order.
+ */
+class QuickFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return (await super.sort(files)).reverse();
+  }
+}
+
 export default defineConfig({
   plugins: [sandboxLibrary()],
   ssr: { resolve: { conditions: ['point-quadtree-source', ...defaultServerConditions] } },
   test: {
     include: ['test/unit/quadtree.*.test.ts'],
     environment: 'node',
+    sequence: { sequencer: QuickFirst },
     // Stryker times each mutant against this run's own figures; the limit here only stops a test that hangs.
     testTimeout: 600_000,
   },

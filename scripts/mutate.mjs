@@ -5,7 +5,8 @@
  *
  *   npm run mutate                      every file of the core (CORE below)
  *   npm run mutate -- FILE ...          those files (a Stryker mutation range works too: FILE:12-40)
- *   npm run mutate -- --recheck [FILE]  the time-outs of the last run (of FILE's mutants) again, each alone
+ *   npm run mutate -- --recheck [FILE]  the time-outs (and the static mutants Stryker left out) of the last run
+ *                                       (of FILE's mutants) again, each alone
  *                                       (applied to a copy, its covering test files run uninstrumented),
  *                                       5 minutes each (`--recheck-ms N` sets the limit): a time-out counts
  *                                       as killed only if it times out again. Answers add up in
@@ -49,8 +50,15 @@ function stryker(mutate, flags) {
   return run.status ?? 1;
 }
 
-/** A mutant's key: where it is and what it becomes. */
-const keyOf = (file, m) => `${file}:${m.location.start.line}:${m.location.start.column} ${m.replacement}`;
+/** Where a mutant starts and what it becomes: how docs/development.md's equivalent rows name it. */
+const startKey = (file, m) => `${file}:${m.location.start.line}:${m.location.start.column} ${m.replacement}`;
+
+/**
+ * A mutant's key: where it starts and ends, and what it becomes (mutants of nested expressions that start
+ * at the same place, `a && b && c` and `a && b` both made `true`, differ only in their ends).
+ */
+const keyOf = (file, m) =>
+  `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.replacement}`;
 
 /** The mutants of a Stryker JSON report, by key. */
 function mutantsOf(path) {
@@ -78,6 +86,13 @@ function equivalents() {
     keys.add(`${row[1]} ${row[2]}`);
   return keys;
 }
+
+/**
+ * Whether Stryker left `m` out as static (`ignoreStatic`, stryker.config.mjs): run only while the test files
+ * load, so no single test covers it. `--recheck` tests it alone like a time-out, against every suite (or
+ * `--tests`).
+ */
+const isStatic = (m) => m.status === 'Ignored' && /static/i.test(m.statusReason ?? '');
 
 /** A copy of the project to apply one mutant at a time to (node_modules linked, as Stryker's sandbox). */
 function recheckCopy() {
@@ -117,14 +132,22 @@ async function recheckTimeouts(files, limitMs = 300_000, only = []) {
   for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) {
     for (const test of tests) fileOfTest.set(test.id, file);
   }
+  // Those already settled by an earlier recheck are not run again (a pass against `--tests` settles
+  // nothing, so another pass with other test files takes them up).
+  const settled = mutantsOf(RECHECK);
   const todo = [...mutantsOf(REPORT).values()].filter(
-    (m) => m.status === 'Timeout' && (files.length === 0 || files.includes(m.file)),
+    (m) =>
+      (m.status === 'Timeout' || isStatic(m)) &&
+      (files.length === 0 || files.includes(m.file)) &&
+      !settled.has(keyOf(m.file, m)),
   );
   if (todo.length === 0) {
-    console.log('mutate --recheck: the last run has no time-outs');
+    console.log('mutate --recheck: the last run has no time-outs and no static mutants left out');
     return 0;
   }
-  console.log(`mutate --recheck: ${todo.length} time-outs, one at a time, ${limitMs / 1000} s each at most`);
+  console.log(
+    `mutate --recheck: ${todo.length} time-outs and static mutants, one at a time, ${limitMs / 1000} s each at most`,
+  );
   const dir = recheckCopy();
   const kept = existsSync(RECHECK) ? JSON.parse(readFileSync(RECHECK, 'utf8')) : { files: {} };
   const vitest = ['vitest', 'run', '-c', 'vitest.mutate.config.ts', '--bail', '1'];
@@ -192,7 +215,12 @@ function table() {
     rows.set(m.file, row);
     row.mutants++;
     let status = m.status;
-    if (status === 'Timeout') {
+    if (isStatic(m)) {
+      // Left out by Stryker as static: what its recheck alone found, if it has been rechecked.
+      const second = again.get(key);
+      status =
+        second === undefined ? 'Unchecked static' : second.status === 'Timeout' ? 'Loop' : second.status;
+    } else if (status === 'Timeout') {
       const second = again.get(key);
       // Counted as killed only when it timed out again alone with the long limit (a real loop).
       status =
@@ -200,7 +228,7 @@ function table() {
     }
     if (status === 'Killed') row.killed++;
     else if (status === 'Loop') row.loops++;
-    else if (equivalent.has(key)) row.equivalent++;
+    else if (equivalent.has(startKey(m.file, m))) row.equivalent++;
     else if (status === 'Survived' || status === 'NoCoverage') {
       row.survived++;
       unlisted.push(`${status}: ${key}`);
@@ -230,6 +258,9 @@ if (args.includes('--table')) process.exit(table());
 const flagAt = args.findIndex((a) => a.startsWith('--'));
 const files = flagAt < 0 ? args : args.slice(0, flagAt);
 if (args.includes('--recheck')) {
+  // The files may come before or after `--recheck` (`--recheck FILE` as the docs write it).
+  const valued = new Set(['--tests', '--recheck-ms']);
+  const named = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
   const tests = args.indexOf('--tests');
   const only = tests < 0 ? [] : args[tests + 1].split(',');
   const at = args.indexOf('--recheck-ms');
@@ -238,7 +269,7 @@ if (args.includes('--recheck')) {
     console.error(`mutate: --recheck-ms needs a number of milliseconds, got ${args[at + 1]}`);
     process.exit(2);
   }
-  process.exit(await recheckTimeouts(files, limitMs, only));
+  process.exit(await recheckTimeouts(named, limitMs, only));
 }
 const flags = flagAt < 0 ? [] : args.slice(flagAt);
 const targets = files.length > 0 ? files : CORE;

@@ -1,6 +1,16 @@
 import { allocatedDuring } from '../../bench/memory';
 
 /**
+ * Whether these tests run on Stryker's instrumented copy of the library (`npm run mutate`, whose worker
+ * processes Stryker marks with STRYKER_MUTATOR_WORKER). The instrumented code records coverage and checks
+ * which mutant is active on every call, and that allocates (1,192 bytes per sync where the library itself
+ * makes none), so a figure of bytes per call says nothing about the library there: the allocation tests skip
+ * themselves in it. Everywhere else, `npm run mutate -- --recheck` included (it runs a mutant uninstrumented),
+ * they run.
+ */
+export const instrumented = process.env.STRYKER_MUTATOR_WORKER !== undefined;
+
+/**
  * Bytes allocated per call of `calls(perRound)` (which returns something for the result sink), the least
  * of `rounds` rounds, counted in the spaces where code's own objects go (allocatedDuring's `objects`: the
  * compiler's code and metadata left out). Run it warm: what runs once per call is compiled only after some

@@ -165,6 +165,40 @@ describe('structural rules', () => {
     expect(leaf).toMatchObject({ minX: 3, minY: 3, maxX: 4, maxY: 4 });
   });
 
+  it('minSize is measured as stored: a quadrant one rounding narrower than minSize, on any side, stops the split', () => {
+    // Bounds whose midpoint rounds, so the two halves of one axis differ by an ulp: with minSize the wider
+    // half, the narrower one is too small and the root stays a leaf; with minSize the narrower, it splits.
+    const halves = (lo: number, hi: number) => {
+      const mid = lo + (hi - lo) * 0.5;
+      return { lower: mid - lo, upper: hi - mid };
+    };
+    const cases = [
+      { axis: 'x', lo: 99.1, hi: 105.3 }, // the lower half is the narrower
+      { axis: 'y', lo: 99.1, hi: 105.3 },
+      { axis: 'y', lo: 0.1, hi: 0.2 }, // the upper half is the narrower
+    ];
+    for (const { axis, lo, hi } of cases) {
+      const { lower, upper } = halves(lo, hi);
+      expect(lower).not.toBe(upper);
+      const wide = { lo: -1000, hi: 1000 };
+      const x = axis === 'x' ? { lo, hi } : wide;
+      const y = axis === 'y' ? { lo, hi } : wide;
+      const treeWith = (minSize: number) => {
+        const tree = new PointQuadtree({
+          bounds: { minX: x.lo, minY: y.lo, maxX: x.hi, maxY: y.hi },
+          maxItems: 1,
+          minSize,
+        });
+        tree.insert(0, x.lo, y.lo);
+        tree.insert(1, x.hi, y.hi);
+        checkInvariants(tree);
+        return treeStats(tree).leaves;
+      };
+      expect(treeWith(Math.max(lower, upper)), `${axis} ${lo}..${hi}, minSize the wider half`).toBe(1);
+      expect(treeWith(Math.min(lower, upper)), `${axis} ${lo}..${hi}, minSize the narrower half`).toBe(4);
+    }
+  });
+
   it('tiny minSize with coincident points still terminates (float precision stops the splitting)', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: Number.MIN_VALUE });
     for (let i = 0; i < 50; i++) tree.insert(i, 1 / 3, 1 / 3);
@@ -186,9 +220,11 @@ describe('structural rules', () => {
       tree.insert(i, x, y);
     });
     expect(treeStats(tree).leaves).toBe(4);
+    const v = tree.version;
     expect(tree.remove(3)).toBe(true);
     checkInvariants(tree);
     expect(treeStats(tree)).toEqual({ size: 3, nodes: 1, leaves: 1, depth: 0 });
+    expect(tree.version).toBeGreaterThan(v); // a merge changes the structure: the version increments
     // Moving away from a crowded quadrant also merges it.
     for (let i = 10; i < 14; i++) tree.insert(i, 1 + (i - 10) * 0.1, 1);
     const deep = treeStats(tree).depth;

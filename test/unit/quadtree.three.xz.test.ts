@@ -15,7 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { allocatedDuring } from '../../bench/memory';
 import { mulberry32 } from '../../src/sim/random';
-import { leastBytesPerCall } from '../helpers/allocation';
+import { instrumented, leastBytesPerCall } from '../helpers/allocation';
 import { BruteForce, sorted } from '../helpers/oracle';
 
 const geometry = new BoxGeometry();
@@ -153,42 +153,45 @@ describe('indexInstances and syncInstances: an InstancedMesh by world X and Z', 
     expectSameAs(empty, worldOfInstances(mesh), 1);
   });
 
-  it('allocates nothing per sync once warm (every instance moving, leaves re-filed)', () => {
-    const n = 500;
-    const mesh = instanced(n, 104);
-    // bounds that cover everywhere the crowd goes: a root that grows and shrinks is rebuilt (and allocates)
-    const bounds = { minX: -64, minY: -64, maxX: 64, maxY: 64 };
-    const tree = indexInstances(mesh, { maxItems: 8, bounds });
-    const a = mesh.instanceMatrix.array;
-    const r = mulberry32(104);
-    const steps = Float32Array.from({ length: 2 * n }, () => r() - 0.5);
-    let version = tree.version;
-    let restructured = 0;
-    let frame = 0;
-    const frames = (count: number) => {
-      for (let f = 0; f < count; f++, frame++) {
-        // back and forth, 10 frames each way: the crowd keeps its extent
-        const sign = frame % 20 < 10 ? 1 : -1;
-        for (let i = 0; i < n; i++) {
-          a[i * 16 + 12] += sign * steps[2 * i];
-          a[i * 16 + 14] += sign * steps[2 * i + 1];
+  it.skipIf(instrumented)(
+    'allocates nothing per sync once warm (every instance moving, leaves re-filed)',
+    () => {
+      const n = 500;
+      const mesh = instanced(n, 104);
+      // bounds that cover everywhere the crowd goes: a root that grows and shrinks is rebuilt (and allocates)
+      const bounds = { minX: -64, minY: -64, maxX: 64, maxY: 64 };
+      const tree = indexInstances(mesh, { maxItems: 8, bounds });
+      const a = mesh.instanceMatrix.array;
+      const r = mulberry32(104);
+      const steps = Float32Array.from({ length: 2 * n }, () => r() - 0.5);
+      let version = tree.version;
+      let restructured = 0;
+      let frame = 0;
+      const frames = (count: number) => {
+        for (let f = 0; f < count; f++, frame++) {
+          // back and forth, 10 frames each way: the crowd keeps its extent
+          const sign = frame % 20 < 10 ? 1 : -1;
+          for (let i = 0; i < n; i++) {
+            a[i * 16 + 12] += sign * steps[2 * i];
+            a[i * 16 + 14] += sign * steps[2 * i + 1];
+          }
+          syncInstances(tree, mesh);
+          if (tree.version !== version) restructured++;
+          version = tree.version;
         }
-        syncInstances(tree, mesh);
-        if (tree.version !== version) restructured++;
-        version = tree.version;
-      }
-      return tree.size;
-    };
-    // Warm: what runs once per sync (the world matrix, the calls around the loops, parts of moveAll) is
-    // fully compiled only after some thousands of calls, and until then the engine boxes its numbers.
-    frames(10_000);
-    expect(tree.bounds).toEqual(bounds);
-    // A typed-array view or a copy of the positions per sync is 100 bytes or far more.
-    const least = leastBytesPerCall(frames);
-    expect(least, `${least} bytes per sync`).toBeLessThan(48);
-    expect(restructured).toBeGreaterThan(5000); // the syncs really moved items between leaves
-    expectSameAs(tree, worldOfInstances(mesh), 104);
-  });
+        return tree.size;
+      };
+      // Warm: what runs once per sync (the world matrix, the calls around the loops, parts of moveAll) is
+      // fully compiled only after some thousands of calls, and until then the engine boxes its numbers.
+      frames(10_000);
+      expect(tree.bounds).toEqual(bounds);
+      // A typed-array view or a copy of the positions per sync is 100 bytes or far more.
+      const least = leastBytesPerCall(frames);
+      expect(least, `${least} bytes per sync`).toBeLessThan(48);
+      expect(restructured).toBeGreaterThan(5000); // the syncs really moved items between leaves
+      expectSameAs(tree, worldOfInstances(mesh), 104);
+    },
+  );
 
   it('the allocation check sees an allocation of one small view per call', () => {
     const buffer = new Float64Array(64);
@@ -245,7 +248,7 @@ describe('indexObjects and syncObjects: an Object3D[] by world X and Z', () => {
     expectSameAs(tree, worldOfObjects(objects), 211);
   });
 
-  it('allocates nothing per sync once warm', () => {
+  it.skipIf(instrumented)('allocates nothing per sync once warm', () => {
     const { objects } = crowd(300, 203);
     const tree = indexObjects(objects, { bounds: { minX: -64, minY: -64, maxX: 64, maxY: 64 } });
     let frame = 0;
