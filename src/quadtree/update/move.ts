@@ -31,10 +31,13 @@ export function moveItem(t: TreeState, id: number, p: Float64Array): void {
 export function moveWithin(t: TreeState, slot: number, x: number, y: number, rootLeaf: boolean): void {
   const shrinkable = (rootLeaf || t.refitted) && isGrown(t);
   const edge = shrinkable && onRootEdge(t, slot);
-  const stray = shrinkable && outsideInitial(t, slot);
   t.pool.xy[slot << 1] = x;
   t.pool.xy[(slot << 1) + 1] = y;
-  if (shrinkable) shrinkRoot(t, edge, stray);
+  // Whether the item was a stray (outside the constructor's bounds) matters only to shrinkRoot's fit of an
+  // inner root that is not refitted. Here the root is a leaf or refitted, and becomes such an inner root only
+  // through refitDown, which has then just set it to the smallest doubling that covers every item: there is
+  // nothing narrower left for the fit to find.
+  if (shrinkable) shrinkRoot(t, edge, false);
 }
 
 /** Moves present `id` to (p[0], p[1]), outside its leaf's loose rectangle. */
