@@ -73,7 +73,7 @@ function mutantsOf(path) {
 
 /**
  * The equivalent mutants listed in docs/development.md: table rows under "### Equivalent mutants" whose
- * first cell is `file:line:column` and second the replacement in backticks.
+ * first cell is `file:line:column` and second the replacement in backticks (`\|` for a `|` in it).
  */
 function equivalents() {
   const text = readFileSync(DOCS, 'utf8');
@@ -82,8 +82,9 @@ function equivalents() {
   const end = text.indexOf('\n## ', from);
   const section = text.slice(from, end < 0 ? undefined : end);
   const keys = new Set();
-  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+)` \| `(.+?)` \|/gm))
-    keys.add(`${row[1]} ${row[2]}`);
+  // A replacement with `|` in it is written `\|` in the table (a table's cells are split at bare `|`).
+  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+)` \| `(.+?)` \|(?!\|)/gm))
+    keys.add(`${row[1]} ${row[2].replaceAll('\\|', '|')}`);
   return keys;
 }
 
