@@ -9,21 +9,11 @@
  * check, so a change to that code that breaks a rule shows up here as a broken invariant.
  */
 
-import { checkCallback, circleArg, mustBe } from './core/checks';
-import { INTERNALS, type TreeState } from './core/state';
+import { checkCallback, circleArg } from './core/checks';
+import { INTERNALS, stateOf } from './core/state';
 import type { NodeInfo, TreeStats } from './core/types';
 import type { PointQuadtree, QuadtreeInternals } from './PointQuadtree';
 import { visitCircle as walkCircle, visitNodes as walkNodes, treeStats as walkStats } from './query/visit';
-
-/**
- * The state of `tree` for the walks below, which keep their scratch in it (made by the first walk).
- * @throws TypeError naming the value if `tree` is not a PointQuadtree.
- */
-function stateOf(tree: PointQuadtree): TreeState {
-  const accessor = (tree as { [INTERNALS]?: unknown } | null | undefined)?.[INTERNALS];
-  if (typeof accessor !== 'function') mustBe(TypeError, 'tree', 'a PointQuadtree', tree);
-  return tree[INTERNALS]() as TreeState;
-}
 
 /**
  * Calls `callback` for every node of `tree`, parent before children. Return `true` to skip that node's

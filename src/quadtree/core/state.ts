@@ -43,7 +43,7 @@
  * algorithm that allocates nodes or slots re-reads `t.nodeBounds`, `t.pool.xy`, ... afterwards.
  */
 
-import type { CheckedOptions } from './checks';
+import { type CheckedOptions, mustBe } from './checks';
 import { ItemPool } from './ItemPool';
 import {
   LeafList,
@@ -147,4 +147,18 @@ export class TreeState {
     this.idSlot = new Int32Array(64).fill(-1);
     this.idLeaf = new Int32Array(64);
   }
+}
+
+/**
+ * The state of `tree`, read once through its internal accessor and checked to be a TreeState (a Proxy of a
+ * tree, or an object with a property of that name, could answer anything): for the functions that take a
+ * tree from outside the class (point-quadtree/debug's walks, the team).
+ * @throws TypeError naming the value if `tree` is not a PointQuadtree.
+ */
+export function stateOf(tree: unknown): TreeState {
+  const object = tree !== null && typeof tree === 'object';
+  const accessor = object ? (tree as { [INTERNALS]?: unknown })[INTERNALS] : undefined;
+  const t: unknown = typeof accessor === 'function' ? accessor.call(tree) : null;
+  if (!(t instanceof TreeState)) mustBe(TypeError, 'tree', 'a PointQuadtree', tree);
+  return t;
 }

@@ -23,7 +23,7 @@ import {
   checkOutput,
   checkRadius,
   checkSeparate,
-  describe,
+  mustBe,
   NAME,
   SUM_OUTPUT,
 } from '../core/checks';
@@ -68,8 +68,7 @@ export function checkSeparationOptions(options: unknown): number {
   const precision: unknown = (checkOptionsObject(options, true) as SeparationOptions).precision;
   if (precision === undefined || precision === 'f64') return 0;
   if (precision === 'f32') return 1;
-  const message = `${NAME}: precision must be 'f64' or 'f32', got ${describe(precision)}`;
-  throw typeof precision === 'string' ? new RangeError(message) : new TypeError(message);
+  mustBe(typeof precision === 'string' ? RangeError : TypeError, 'precision', "'f64' or 'f32'", precision);
 }
 
 /** Which kernel runs the fused join: WebAssembly SIMD, or the JavaScript reference. */
@@ -86,9 +85,7 @@ let wanted: 'auto' | 'js' = 'auto';
  * @throws RangeError for anything else.
  */
 export function setSeparationKernel(kind: 'auto' | 'js'): void {
-  if (kind !== 'auto' && kind !== 'js') {
-    throw new RangeError(`${NAME}: the separation kernel must be 'auto' or 'js', got ${describe(kind)}`);
-  }
+  if (kind !== 'auto' && kind !== 'js') mustBe(RangeError, 'the separation kernel', "'auto' or 'js'", kind);
   wanted = kind;
 }
 

@@ -4,11 +4,10 @@
  * team.ts.
  */
 
-import { describe, NAME } from '../core/checks';
-import { TreeState } from '../core/state';
+import { NAME } from '../core/checks';
+import { stateOf, type TreeState } from '../core/state';
 import { CROWD } from '../crowd/CrowdQuadtree';
 import { type CountArray, SeparationScratch, type SumArray } from '../crowd/separation';
-import { INTERNALS } from '../PointQuadtree';
 import type { SeparationHelperMessage } from './teamLayout';
 
 /** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
@@ -68,17 +67,17 @@ export interface SeparationTeamFigures {
   /** Why the call ran on one thread, '' if it did not. */
   reason: OneThreadReason;
   /**
-   * Where the calling thread's time went in the last call that used helpers, ms: the walk, the cut and
-   * publishing the inputs (copying the tree's arrays and the list into the shared buffer); its own range
-   * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
-   * their sums and handing them to the outputs. Measured when the options ask for `timing`, else 0.
-   */
-  /**
    * The caller's share of the work against one helper's (1: equal), tuned call by call: the caller also
    * publishes and adds up, so where it finished last it takes a little less next time, and more where it
    * had to wait.
    */
   share: number;
+  /**
+   * Where the calling thread's time went in the last call that used helpers, ms: the walk, the cut and
+   * publishing the inputs (copying the tree's arrays and the list into the shared buffer); its own range
+   * (with the copy into its kernel's memory) and any range it took over; waiting for the helpers; adding
+   * their sums and handing them to the outputs. Measured when the options ask for `timing`, else 0.
+   */
   publishMs: number;
   ownMs: number;
   waitMs: number;
@@ -104,12 +103,7 @@ export class TeamCall {
  * @throws TypeError naming the class a tree must be: a CrowdQuadtree, for a PointQuadtree that is not one.
  */
 export function crowdOf(tree: unknown): { t: TreeState; sc: SeparationScratch } {
-  const object = tree !== null && typeof tree === 'object';
-  const internals = object ? (tree as { [INTERNALS]?: unknown })[INTERNALS] : undefined;
-  const t: unknown = typeof internals === 'function' ? internals.call(tree) : null;
-  if (!(t instanceof TreeState)) {
-    throw new TypeError(`${NAME}: tree must be a PointQuadtree, got ${describe(tree)}`);
-  }
+  const t = stateOf(tree);
   const crowd = (tree as { [CROWD]?: unknown })[CROWD];
   const sc: unknown = typeof crowd === 'function' ? crowd.call(tree) : null;
   if (!(sc instanceof SeparationScratch)) {
