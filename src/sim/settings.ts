@@ -5,6 +5,7 @@
  *
  * Adding a setting: one row here, plus the code that uses its value.
  */
+import type { SeparationPrecision } from 'point-quadtree/crowd';
 
 /** Instances allocated once for the enemy mesh; `enemies` can never exceed it. */
 export const MAX_ENEMIES = 100_000;
@@ -12,8 +13,8 @@ export const MAX_ENEMIES = 100_000;
 export type Distribution = 'uniform' | 'clustered';
 export const DISTRIBUTIONS: readonly Distribution[] = ['uniform', 'clustered'];
 
-/** The precision of crowd mode's sums (the library's SeparationPrecision). */
-export type CrowdPrecision = 'f32' | 'f64';
+/** The precision of crowd mode's sums: the library's own option. */
+export type CrowdPrecision = SeparationPrecision;
 export const CROWD_PRECISIONS: readonly CrowdPrecision[] = ['f64', 'f32'];
 
 /**
