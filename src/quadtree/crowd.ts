@@ -9,6 +9,7 @@ export {
   type SeparationKernel,
   type SeparationOptions,
   type SeparationPrecision,
+  type SeparationRun,
   type SumArray,
   separationKernel,
   setSeparationKernel,

@@ -63,13 +63,17 @@ export class Crowd {
   bruteMeasured = false;
   /** The O(n²) scan's cost per pair, ns: {@link DEFAULT_NS_PER_PAIR} until a scan of this page measured it. */
   nsPerPair = DEFAULT_NS_PER_PAIR;
-  /** The tree's kernel of the last tree-based computation: 'wasm-simd', or 'js' where that did not compile. */
+  /**
+   * The tree's kernel of the last tree-based computation, as the tree recorded it: 'wasm-simd', or 'js'
+   * where that did not compile, was turned off, or could not hold the call in its memory.
+   */
   kernel: string = separationKernel();
   /** The precision asked of the tree's sums (the `crowdPrecision` setting; the simulation sets it). */
   precision: CrowdPrecision = 'f64';
   /**
-   * The precision the last pairs' sums were computed at: the one asked for on the WebAssembly kernel, 'f64'
-   * on the JavaScript kernel and by brute force (they compute in f64 either way).
+   * The precision the last pairs' sums were computed at, as the tree recorded the call (its
+   * `lastSeparation`): the one asked for on the WebAssembly kernel, 'f64' on the JavaScript kernel (also
+   * when a call fell back to it) and by brute force (they compute in f64 either way).
    */
   precisionRan: CrowdPrecision = 'f64';
   /** Threads whose work found the last pairs: 1 (this one) plus the team's helpers that took part. */
@@ -232,8 +236,10 @@ export class Crowd {
         this.threadNote = team === null ? this.noTeam : 'workers off';
         this.lostWorkers = 0;
       }
-      this.kernel = separationKernel();
-      this.precisionRan = this.kernel === 'wasm-simd' ? this.precision : 'f64';
+      // What ran, as the tree recorded it (a call the kernel's memory cannot hold runs in JavaScript, f64).
+      const ran = tree.lastSeparation;
+      this.kernel = ran.kernel;
+      this.precisionRan = ran.precision;
       this.bruteMs = estimate;
       this.bruteMeasured = false;
     }

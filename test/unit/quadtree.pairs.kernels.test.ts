@@ -317,10 +317,15 @@ describe("past the kernel's memory cap: that call on the JavaScript kernel, the 
       const counts = new Int32Array(n);
       const sumX = new Float64Array(n);
       const sumY = new Float64Array(n);
-      expect(tree.querySeparationInto(2000, counts, sumX, sumY)).toBe(all);
+      expect(tree.querySeparationInto(2000, counts, sumX, sumY, { precision: 'f32' })).toBe(all);
       expect(counts.every((c) => c === n - 1)).toBe(true);
-      // The module kept its layout (nothing grew past the cap), and answers the next trees itself.
+      // Asked for f32, it ran on the JavaScript kernel (f64): what the tree says, as the scene's HUD shows it.
+      expect(tree.lastSeparation).toEqual({ kernel: 'js', precision: 'f64' });
+      // The module kept its layout (nothing grew past the cap), and answers the next trees itself (the cap
+      // lifted: under it, a tree with more slots than this file's earlier trees would not fit either, its
+      // regions growing by half again from where they are).
       expect(kernel.memoryBytes()).toBeLessThanOrEqual(Math.max(bytesBefore, 4 << 20));
+      setKernelMemoryCap();
       const small = uniform(42, 3000, 100);
       const next = build(small);
       expect(expectSame(small, 3, next, 200_000)).toBeGreaterThan(0);
@@ -328,6 +333,7 @@ describe("past the kernel's memory cap: that call on the JavaScript kernel, the 
       const x2 = new Float64Array(3000);
       const y2 = new Float64Array(3000);
       const pairs = next.querySeparationInto(3, c2, x2, y2);
+      expect(next.lastSeparation).toEqual({ kernel: 'wasm-simd', precision: 'f64' });
       setSeparationKernel('js');
       const c3 = new Int32Array(3000);
       const x3 = new Float64Array(3000);

@@ -137,13 +137,18 @@ describe("querySeparationInto's precision: counts exact, sums within 1e-5 x the 
     expectWithin(exact, exact, want, 0);
     // The exact kernel against brute force's f64 sums (another order of additions).
     expectWithin(exact, { ...want, pairs: want.pairs }, want, 1e-9);
+    expect(tree.lastSeparation).toEqual({ kernel: 'wasm-simd', precision: 'f64' });
     const fast = separation(tree, n, r, 'f32');
+    // The tree says what ran: the fast precision, on the WebAssembly kernel.
+    expect(tree.lastSeparation).toEqual({ kernel: 'wasm-simd', precision: 'f32' });
     const worst = expectWithin(fast, exact, want, BOUND);
     // The fast pass ran: its sums are not the exact ones (but far inside the bound).
     expect(worst).toBeGreaterThan(0);
     expect(worst).toBeLessThan(BOUND / 10);
     setSeparationKernel('js');
     const js = separation(tree, n, r, 'f32');
+    // Asked for f32, computed in f64 on the JavaScript kernel: the tree says so.
+    expect(tree.lastSeparation).toEqual({ kernel: 'js', precision: 'f64' });
     // The JavaScript kernel computes in f64 at either precision: its f32 answer is its f64 answer.
     expect(js).toEqual(separation(tree, n, r, 'f64'));
     expectWithin(js, exact, want, 1e-9);
@@ -301,6 +306,9 @@ describe('a SeparationTeam at f32: two worker_threads helpers, the same bound', 
     );
     got.pairs = team.querySeparationInto(tree, 1.5, got.counts, got.sumX, got.sumY, F32);
     expect(team.last.threads).toBe(3);
+    // What ran, in the team's figures and in the tree's record (a team's call is a call on the tree).
+    expect(team.last).toMatchObject({ kernel: 'wasm-simd', precision: 'f32' });
+    expect(tree.lastSeparation).toEqual({ kernel: 'wasm-simd', precision: 'f32' });
     const want = bruteSeparation(xs, ys, 1.5);
     const exact = separation(tree, n, 1.5);
     const worst = expectWithin(got, exact, want, BOUND);

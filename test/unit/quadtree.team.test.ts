@@ -258,7 +258,18 @@ describe('SeparationTeam with two worker_threads helpers', () => {
     const tree = treeOf(xs, ys);
     setSeparationKernel('js');
     try {
-      expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({ threads: 1, reason: 'JavaScript kernel' });
+      expect(expectTeam(team, tree, xs, ys, 2)).toMatchObject({
+        threads: 1,
+        reason: 'JavaScript kernel',
+        kernel: 'js',
+        precision: 'f64',
+      });
+      // Asked for f32 alone on the JavaScript kernel: it computed in f64, and the figures say so.
+      const n = xs.length;
+      const f32 = { precision: 'f32' } as const;
+      team.querySeparationInto(tree, 2, new Int32Array(n), new Float64Array(n), new Float64Array(n), f32);
+      expect(team.last).toMatchObject({ kernel: 'js', precision: 'f64' });
+      expect(tree.lastSeparation).toEqual({ kernel: 'js', precision: 'f64' });
     } finally {
       setSeparationKernel('auto');
     }

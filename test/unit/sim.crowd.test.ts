@@ -1,4 +1,5 @@
-import { setSeparationKernel } from 'point-quadtree/crowd';
+import { separationKernel, setSeparationKernel } from 'point-quadtree/crowd';
+import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
 import { describe, expect, it } from 'vitest';
 import { BRUTE_BUDGET_MS, Crowd } from '../../src/sim/crowd';
 import { ChangeList } from '../../src/sim/detection';
@@ -99,6 +100,29 @@ describe('Simulation crowd mode', () => {
       }
     },
   );
+
+  it('the kernel and precision said are what the tree ran, also when a call falls back to JavaScript', () => {
+    // The largest crowd of this file (the most enemies, clustered, the widest radius): its list of leaf
+    // pairs is longer than any the kernel has laid out room for here before.
+    const settings = { seed: 23, distribution: 'clustered', enemies: CAPACITY, crowdRadius: 10 } as const;
+    const sim = makeSim({ ...settings, crowdMode: true, crowdPrecision: 'f32' });
+    const small = makeSim({ seed: 23, enemies: 500, crowdMode: true, crowdPrecision: 'f32' });
+    frame(small);
+    expect([small.crowd.kernel, small.crowd.precisionRan]).toEqual(['wasm-simd', 'f32']);
+    // A kernel memory cap below what the call needs: the tree answers on its JavaScript kernel, at f64,
+    // while the kernel setting still says 'wasm-simd'; the HUD's fields follow the call, not the setting.
+    setKernelMemoryCap(1);
+    try {
+      frame(sim);
+      expect(separationKernel()).toBe('wasm-simd');
+      expect([sim.crowd.kernel, sim.crowd.precisionRan]).toEqual(['js', 'f64']);
+      expect(crowdCounts(sim)).toEqual(bruteCounts(sim.xs, sim.zs, sim.count, 10));
+    } finally {
+      setKernelMemoryCap();
+    }
+    frame(sim);
+    expect([sim.crowd.kernel, sim.crowd.precisionRan]).toEqual(['wasm-simd', 'f32']);
+  });
 
   it('seed 21: brute force gives the same counts and pushes as the tree (and is measured)', () => {
     const settings = { seed: 21, distribution: 'clustered', enemies: 2000, crowdMode: true } as const;

@@ -12,6 +12,7 @@ import {
   type CountArray,
   querySeparation,
   type SeparationOptions,
+  type SeparationRun,
   SeparationScratch,
   type SumArray,
 } from './separation';
@@ -30,6 +31,13 @@ export const CROWD: unique symbol = Symbol('CrowdQuadtree.crowd');
 export class CrowdQuadtree extends PointQuadtree {
   /** The fused join's scratch: this tree's leaf-pair list and per-slot sums. */
   private readonly crowd = new SeparationScratch();
+  /**
+   * What the last {@link CrowdQuadtree.querySeparationInto} on this tree (or a team's call with it) ran on:
+   * the kernel and the precision of its sums, which is not always what was asked for (a call the
+   * WebAssembly kernel's memory cannot hold runs in JavaScript, at float64). One object, updated by each
+   * call; before the first, `{ kernel: 'js', precision: 'f64' }`.
+   */
+  readonly lastSeparation: Readonly<SeparationRun> = this.crowd.ran;
 
   /** As {@link PointQuadtree}'s constructor. */
   constructor(options: QuadtreeOptions) {

@@ -74,6 +74,16 @@ export function checkSeparationOptions(options: unknown): number {
 /** Which kernel runs the fused join: WebAssembly SIMD, or the JavaScript reference. */
 export type SeparationKernel = 'wasm-simd' | 'js';
 
+/**
+ * What a querySeparationInto call ran on: the kernel, and the precision its sums were computed at. Not
+ * always what was asked for: a call whose list the WebAssembly kernel's memory cannot hold runs on the
+ * JavaScript kernel, which computes in float64 whatever the precision asked for.
+ */
+export interface SeparationRun {
+  kernel: SeparationKernel;
+  precision: SeparationPrecision;
+}
+
 /** Asked for by {@link setSeparationKernel}: 'auto' (WebAssembly where it compiles) or 'js'. */
 let wanted: 'auto' | 'js' = 'auto';
 
@@ -106,6 +116,8 @@ let serials = 0;
 
 /** A crowd tree's scratch of the fused join: its leaf-pair list and the per-slot sums. */
 export class SeparationScratch {
+  /** What the last call ran on (the tree's lastSeparation): set by every call, the team's included. */
+  readonly ran: SeparationRun = { kernel: 'js', precision: 'f64' };
   /** Tells this tree's list from another tree's (the WebAssembly copy of the list is shared). */
   readonly serial = serials++;
   /** The JavaScript kernel's list of leaf pairs (query/leafPairs.ts). */
@@ -296,17 +308,26 @@ export function separationInto(
   if (wasm !== null) {
     try {
       // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
-      return wasm.run(t, sc.serial, radius, counts, sumX, sumY, end, fast);
+      const found = wasm.run(t, sc.serial, radius, counts, sumX, sumY, end, fast);
+      ranOn(sc, 'wasm-simd', fast);
+      return found;
     } catch (e) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript kernel.
       if (!(e instanceof KernelRoomError)) throw e;
     }
   }
+  ranOn(sc, 'js', false);
   const leafPairs = leafPairsWithin(t, radius, sc.list);
   slotSums(sc, slots);
   const found = accumulate(t, sc, leafPairs, radius);
   scatterSlots(t, sc, end, counts, sumX, sumY);
   return found;
+}
+
+/** Records what a call ran on (`fast`: the fast precision) in `sc.ran`. */
+export function ranOn(sc: SeparationScratch, kernel: SeparationKernel, fast: boolean): void {
+  sc.ran.kernel = kernel;
+  sc.ran.precision = fast ? 'f32' : 'f64';
 }
 
 /** The per-slot sums of `sc` handed to the per-id outputs: every id below `end`, 0 for an absent one. */

@@ -18,13 +18,10 @@
  * takes milliseconds).
  */
 
-import { checkRadius } from '../core/checks';
-import { idEnd } from '../core/nodes';
 import type { CrowdQuadtree } from '../crowd/CrowdQuadtree';
 import {
   type CountArray,
-  checkSeparationOptions,
-  checkSeparationOutputs,
+  ranOn,
   type SeparationOptions,
   type SumArray,
   separationInto,
@@ -34,7 +31,6 @@ import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from
 import { KernelRoomError } from '../crowd/wasmLayout';
 import { WIDE_SIDE } from '../query/leafPairs';
 import {
-  crowdOf,
   type OneThreadReason,
   type SeparationHelperPort,
   type SeparationTeamFigures,
@@ -95,6 +91,8 @@ export class SeparationTeam {
     tookOver: 0,
     lost: 0,
     reason: 'no helpers',
+    kernel: 'js',
+    precision: 'f64',
     share: 1,
     publishMs: 0,
     ownMs: 0,
@@ -183,8 +181,11 @@ export class SeparationTeam {
     sumY: SumArray,
     options?: SeparationOptions,
   ): number {
-    this.start(tree, radius, counts, sumX, sumY, options);
+    this.call.begin(tree, radius, counts, sumX, sumY, options);
     const last = this.last;
+    last.threads = 1;
+    last.tookOver = 0;
+    last.ready = 0;
     const wasm = separationWasm();
     let reason: OneThreadReason = '';
     if (this.ports.length === 0) reason = 'no helpers';
@@ -207,6 +208,8 @@ export class SeparationTeam {
     found += this.collect(wasm, v, parts);
     const tMerge = this.timing ? now() : 0;
     const helped = this.merge(wasm, v);
+    ranOn(this.call.sc, 'wasm-simd', this.call.fast);
+    this.call.ranInto(last);
     last.threads = 1 + helped;
     if (helped === 0) last.reason = 'helpers late';
     if (this.timing) {
@@ -218,40 +221,13 @@ export class SeparationTeam {
     return found;
   }
 
-  /** The checks of a call (throwing before anything is written), its arguments into the call's record. */
-  private start(
-    tree: CrowdQuadtree,
-    radius: number,
-    counts: CountArray,
-    sumX: SumArray,
-    sumY: SumArray,
-    options: SeparationOptions | undefined,
-  ): void {
-    const { t, sc } = crowdOf(tree);
-    checkRadius('radius', radius);
-    const end = idEnd(t);
-    checkSeparationOutputs(counts, sumX, sumY, end);
-    const fast = checkSeparationOptions(options) === 1;
-    const call = this.call;
-    call.fast = fast;
-    call.t = t;
-    call.sc = sc;
-    call.radius = radius;
-    call.counts = counts;
-    call.sumX = sumX;
-    call.sumY = sumY;
-    call.end = end;
-    const last = this.last;
-    last.threads = 1;
-    last.tookOver = 0;
-    last.ready = 0;
-  }
-
   /** The whole call on this thread (the tree's own join), `reason` said in the figures. */
   private alone(reason: OneThreadReason): number {
     const c = this.call;
     this.last.reason = reason;
-    return separationInto(c.t, c.sc, c.radius, c.counts, c.sumX, c.sumY, c.end, c.fast);
+    const found = separationInto(c.t, c.sc, c.radius, c.counts, c.sumX, c.sumY, c.end, c.fast);
+    c.ranInto(this.last);
+    return found;
   }
 
   /**

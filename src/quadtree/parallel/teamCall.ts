@@ -4,10 +4,20 @@
  * team.ts.
  */
 
-import { NAME } from '../core/checks';
+import { checkRadius, NAME } from '../core/checks';
+import { idEnd } from '../core/nodes';
 import { stateOf, type TreeState } from '../core/state';
-import { CROWD } from '../crowd/CrowdQuadtree';
-import { type CountArray, SeparationScratch, type SumArray } from '../crowd/separation';
+import { CROWD, type CrowdQuadtree } from '../crowd/CrowdQuadtree';
+import {
+  type CountArray,
+  checkSeparationOptions,
+  checkSeparationOutputs,
+  type SeparationKernel,
+  type SeparationOptions,
+  type SeparationPrecision,
+  SeparationScratch,
+  type SumArray,
+} from '../crowd/separation';
 import type { SeparationHelperMessage } from './teamLayout';
 
 /** A helper thread as the team reaches it: a Web Worker, or a Node worker_threads Worker, will do. */
@@ -67,6 +77,12 @@ export interface SeparationTeamFigures {
   /** Why the call ran on one thread, '' if it did not. */
   reason: OneThreadReason;
   /**
+   * The kernel the call ran on and the precision of its sums (as the tree's lastSeparation, which the
+   * call also sets): 'js' and 'f64' where it ran alone on the JavaScript kernel.
+   */
+  kernel: SeparationKernel;
+  precision: SeparationPrecision;
+  /**
    * The caller's share of the work against one helper's (1: equal), tuned call by call: the caller also
    * publishes and adds up, so where it finished last it takes a little less next time, and more where it
    * had to wait.
@@ -95,6 +111,35 @@ export class TeamCall {
   end = 0;
   /** The sums at the fast precision (options.precision 'f32'). */
   fast = false;
+
+  /** The checks of a call (throwing before anything is written), then its arguments into this record. */
+  begin(
+    tree: CrowdQuadtree,
+    radius: number,
+    counts: CountArray,
+    sumX: SumArray,
+    sumY: SumArray,
+    options: SeparationOptions | undefined,
+  ): void {
+    const { t, sc } = crowdOf(tree);
+    checkRadius('radius', radius);
+    const end = idEnd(t);
+    checkSeparationOutputs(counts, sumX, sumY, end);
+    this.fast = checkSeparationOptions(options) === 1;
+    this.t = t;
+    this.sc = sc;
+    this.radius = radius;
+    this.counts = counts;
+    this.sumX = sumX;
+    this.sumY = sumY;
+    this.end = end;
+  }
+
+  /** What the call ran on (the tree's record of it) into the team's figures. */
+  ranInto(last: SeparationTeamFigures): void {
+    last.kernel = this.sc.ran.kernel;
+    last.precision = this.sc.ran.precision;
+  }
 }
 
 /**
