@@ -9,7 +9,7 @@
  * check, so a change to that code that breaks a rule shows up here as a broken invariant.
  */
 
-import { checkCallback, circleArg } from './core/checks';
+import { checkCallback, circleArg, mustBe } from './core/checks';
 import { INTERNALS, stateOf } from './core/state';
 import type { NodeInfo, TreeStats } from './core/types';
 import type { PointQuadtree, QuadtreeInternals } from './PointQuadtree';
@@ -114,8 +114,11 @@ function doubledFrom(min: number, split: number, max: number): number {
  * O(nodes + pool + ids). For tests and debugging.
  */
 export function checkInvariants(tree: PointQuadtree): void {
-  // The documented internal accessor: the tree's own arrays, read-only by convention.
-  const check = new Checker(tree[INTERNALS]());
+  // The documented internal accessor: the tree's own arrays, read-only by convention. Not stateOf: the
+  // checker also takes a state changed on purpose (a copy with a field broken), as its tests do.
+  const accessor = tree !== null && typeof tree === 'object' ? tree[INTERNALS] : undefined;
+  if (typeof accessor !== 'function') mustBe(TypeError, 'tree', 'a PointQuadtree', tree);
+  const check = new Checker(accessor.call(tree));
   check.root();
   check.nodes();
   check.totals();

@@ -410,6 +410,7 @@ describe('callbacks that are not functions and outputs that are not arrays: Type
       expect(() => visitNodes(tree, noop)).toThrow(message);
       expect(() => visitCircle(tree, 0, 0, 1, noop)).toThrow(message);
       expect(() => treeStats(tree)).toThrow(message);
+      expect(() => checkInvariants(tree)).toThrow(message);
     }
     // The tree is checked before the callback and the circle.
     expect(() => visitCircle(null as unknown as PointQuadtree, Number.NaN, 0, 1, null as never)).toThrow(
