@@ -18,8 +18,9 @@ import { compileKernel, type Exports } from './wasmModule';
 export type { Output } from './wasmLayout';
 
 /**
- * The arrays of a tree that the kernel copies in: a TreeState's (pool.xy, pool.ids, nodeStart, nodeCount,
- * pool.top), or a helper thread's views of a team's shared buffer.
+ * A tree's arrays as the kernel copies them in whole: the views of a team's shared buffer, where the caller
+ * gathered the tree (gather.ts). A TreeState itself is gathered straight into the module's memory
+ * ({@link SeparationWasm.loadTree}).
  */
 export interface TreeArrays {
   xy: Float64Array;
@@ -30,7 +31,7 @@ export interface TreeArrays {
   slots: number;
 }
 
-/** An empty record of a tree's arrays, for {@link treeArrays} (or a helper thread's views) to fill. */
+/** An empty record of a tree's arrays, for a team's views of its shared buffer to fill. */
 export function emptyTreeArrays(): TreeArrays {
   return {
     xy: new Float64Array(0),
@@ -39,16 +40,6 @@ export function emptyTreeArrays(): TreeArrays {
     count: new Int32Array(0),
     slots: 0,
   };
-}
-
-/** `into`, filled with a TreeState's arrays (pool.xy, pool.ids, nodeStart, nodeCount, pool.top). */
-export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
-  into.xy = t.pool.xy;
-  into.ids = t.pool.ids;
-  into.start = t.nodeStart;
-  into.count = t.nodeCount;
-  into.slots = t.pool.top;
-  return into;
 }
 
 /** The compiled kernel and its memory layout. */
@@ -80,7 +71,10 @@ export class SeparationWasm {
   private listWide = 0;
   private listPairs = 0;
   /** A TreeState's arrays, as run() and pairs() hand them to load (one record, reused). */
-  private readonly arrays = emptyTreeArrays();
+  // Views of the pool as it lies, copied in for the gather.
+  private poolXY: Float64Array = new Float64Array(0);
+  private poolIds: Int32Array = new Int32Array(0);
+  private parent: Int32Array = new Int32Array(0);
 
   constructor(exports: Exports) {
     this.x = exports;
@@ -104,7 +98,7 @@ export class SeparationWasm {
     fast: boolean,
   ): number {
     const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
-    this.load(treeArrays(t, this.arrays), null, radius, fast);
+    this.loadTree(t, radius, fast);
     const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);
     return found;
@@ -181,8 +175,8 @@ export class SeparationWasm {
   }
 
   /**
-   * Copies a tree's arrays into the module's memory (each in whole; views made again when a length
-   * changes) and prepares the rows of its first `tree.slots` slots for `radius` (kernels/prepare.ts: once
+   * Copies a tree's gathered arrays (a team's shared buffer's views) into the module's memory (each in
+   * whole; views made again when a length changes) and prepares the rows of its first `tree.slots` slots for `radius` (kernels/prepare.ts: once
    * per tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy
    * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
    * keep the list of the last {@link walkPairs}, which must be of this tree. `fast`: the rows' second pass
@@ -204,14 +198,69 @@ export class SeparationWasm {
     this.ids = copyIn(this.ids, tree.ids, buffer, at.ids);
     this.start = copyIn(this.start, tree.start, buffer, at.start);
     this.count = copyIn(this.count, tree.count, buffer, at.count);
-    this.i32[call.SLOTS >> 2] = tree.slots;
+    this.prepareRows(tree.slots, radius, fast);
+  }
+
+  /**
+   * {@link load} for a tree of this thread: its pool copied in as it lies, then its items gathered leaf by
+   * leaf (kernels/gather.ts: dense, depth first, so that leaves near in space are near in memory; every slot
+   * number the kernel hands out is then a gathered one), its rows prepared. Keeps the list of the last
+   * {@link walkPairs}, which must be of this tree. Returns the slots in use: the tree's size.
+   */
+  loadTree(t: TreeState, radius: number, fast: boolean): number {
+    const slots = this.gatherTree(t);
+    this.prepareRows(slots, radius, fast);
+    return slots;
+  }
+
+  /**
+   * The first half of {@link loadTree}: the tree gathered (not prepared; a team publishes it first, then
+   * prepares), read by {@link gathered}. Returns the slots in use.
+   */
+  gatherTree(t: TreeState): number {
+    const room = this.layout.room;
+    this.fit(t.pool.xy.length >> 1, t.nodeStart.length, room.pairs, room.ids, room.stack);
+    const at = this.layout.at;
+    const buffer = this.x.memory.buffer;
+    this.poolXY = copyIn(this.poolXY, t.pool.xy, buffer, at.poolXY);
+    this.poolIds = copyIn(this.poolIds, t.pool.ids, buffer, at.poolIds);
+    this.start = copyIn(this.start, t.nodeStart, buffer, at.start);
+    this.count = copyIn(this.count, t.nodeCount, buffer, at.count);
+    // The walk's copy of the children may be another tree's: this tree's, and its groups' parents.
+    this.child = copyIn(this.child, t.nodeChild, buffer, at.child);
+    this.parent = copyIn(this.parent, t.groupParent, buffer, at.parent);
+    const slots = this.x.gather(at.call);
+    this.xy = viewAt(this.xy, Float64Array, buffer, at.xy, 2 * slots);
+    this.ids = viewAt(this.ids, Int32Array, buffer, at.ids, slots);
+    return slots;
+  }
+
+  /**
+   * The tree of the last {@link gatherTree} as gathered in the module's memory: views of its slots and of
+   * every node's first slot there, with its counts (for a team to publish; valid until the next call).
+   */
+  gathered(into: TreeArrays): TreeArrays {
+    into.xy = this.xy;
+    into.ids = this.ids;
+    into.start = this.start;
+    into.count = this.count;
+    into.slots = this.ids.length;
+    return into;
+  }
+
+  /**
+   * The call's slots, radius, scale and precision, then the rows of the tree in memory prepared: the end of
+   * {@link load} and {@link loadTree}, and a team's after it published a {@link gatherTree}.
+   */
+  prepareRows(slots: number, radius: number, fast: boolean): void {
+    this.i32[call.SLOTS >> 2] = slots;
     this.f64[call.RADIUS >> 3] = radius;
     const s = distanceScale(radius);
     this.f64[call.SCALE >> 3] = s;
     // Inline, not a call: a double handed to or from a function that is not inlined is boxed, every call.
     const r2 = radius * s * (radius * s);
     this.i32[call.PRECISION >> 2] = fast && r2 >= FAST_MIN && r2 <= FAST_MAX ? 1 : 0;
-    this.x.prepare(at.call);
+    this.x.prepare(this.layout.at.call);
   }
 
   /**
@@ -271,7 +320,7 @@ export class SeparationWasm {
    */
   pairs(t: TreeState, serial: number, radius: number, wide: number, outA: IdArray, outB: IdArray): number {
     const listPairs = this.walkPairs(t, serial, radius, wide, 0);
-    this.load(treeArrays(t, this.arrays), null, radius, false);
+    this.loadTree(t, radius, false);
     const at = this.layout.at;
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;
@@ -324,10 +373,13 @@ export class SeparationWasm {
     const i32 = this.i32;
     i32[call.XY >> 2] = at.xy;
     i32[call.IDS >> 2] = at.ids;
+    i32[call.POOL_XY >> 2] = at.poolXY;
+    i32[call.POOL_IDS >> 2] = at.poolIds;
     i32[call.START >> 2] = at.start;
     i32[call.COUNT >> 2] = at.count;
     i32[call.RECT >> 2] = at.rect;
     i32[call.CHILD >> 2] = at.child;
+    i32[call.PARENT >> 2] = at.parent;
     i32[call.STACK >> 2] = at.stack;
     i32[call.LIST >> 2] = at.list;
     i32[call.SORTED >> 2] = at.sorted;

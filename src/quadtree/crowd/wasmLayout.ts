@@ -7,6 +7,8 @@
  *           regions among them
  *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)
  *   ids     i32 per slot (+ padding)
+ *   poolXY, poolIds   the tree's pool as it lies (f64 x, y; i32 id per slot), which the gather
+ *           (kernels/gather.ts) copies leaf by leaf into xy and ids; a team's helpers load gathered copies
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
  *   list    i32 leaf pairs, stride 2, as walked
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
@@ -14,6 +16,7 @@
  *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
  *   prep    every slot's f32 offsets for the rows: prepBytes(slots) bytes (kernels/prepare.ts)
  *   rect    f64 per node, stride 4 (nodeLoose); child i32 per node; stack i32: the walk's
+ *   parent  i32 per group of four nodes (groupParent): the gather's way back up
  *   sorted  the list grouped by first leaf (kernels/walk.ts); firstAt 2 i32 per node (the sort's scratch)
  *   pairA, pairB   i32 ids, one chunk of the pair join's output each (chunk + 4 entries: kernels/pairs.ts)
  *   resume  2 i32: where the pair join goes on from after a chunk
@@ -40,6 +43,8 @@ export interface Regions {
   call: number;
   xy: number;
   ids: number;
+  poolXY: number;
+  poolIds: number;
   start: number;
   count: number;
   list: number;
@@ -51,6 +56,7 @@ export interface Regions {
   prep: number;
   rect: number;
   child: number;
+  parent: number;
   stack: number;
   sorted: number;
   firstAt: number;
@@ -91,6 +97,8 @@ export class Layout {
     call: 0,
     xy: 0,
     ids: 0,
+    poolXY: 0,
+    poolIds: 0,
     start: 0,
     count: 0,
     list: 0,
@@ -102,6 +110,7 @@ export class Layout {
     prep: 0,
     rect: 0,
     child: 0,
+    parent: 0,
     stack: 0,
     sorted: 0,
     firstAt: 0,
@@ -182,6 +191,8 @@ export class Layout {
       call: take(CALL_BYTES),
       xy: take(pad * 16),
       ids: take(pad * 4),
+      poolXY: take(pad * 16),
+      poolIds: take(pad * 4),
       start: take(room.nodes * 4),
       count: take(room.nodes * 4),
       list: take(room.pairs * 8),
@@ -195,6 +206,7 @@ export class Layout {
       prep: take(this.x.prepBytes(room.slots)),
       rect: take(room.nodes * 32),
       child: take(room.nodes * 4),
+      parent: take(((room.nodes >> 2) + 1) * 4),
       stack: take(room.stack * 4),
       sorted: take(room.pairs * 8),
       firstAt: take((room.nodes + 1) * 8),

@@ -27,7 +27,7 @@ import {
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
+import { emptyTreeArrays, type SeparationWasm, separationWasm } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
 import { WIDE_SIDE } from '../query/leafPairs';
 import {
@@ -127,8 +127,9 @@ export class SeparationTeam {
   private pairs = 0;
   private parts = 0;
   private banked = false;
-  /** The tree's arrays as the kernel loads them (one record, reused). */
+  /** The tree as gathered in this thread's kernel (views, one record reused), and the slots it fills. */
   private readonly arrays = emptyTreeArrays();
+  private slots = 0;
 
   /**
    * @param helpers - one port per helper thread (at most 15), each running {@link serveSeparation}. Each
@@ -286,18 +287,22 @@ export class SeparationTeam {
     const v = this.views!;
     const t = this.call.t;
     const control = v.control;
-    const pool = t.pool;
     const g = ++this.generation;
     Atomics.store(control, SEQ, 2 * g - 1);
-    v.xy.set(pool.xy);
-    v.ids.set(pool.ids);
-    v.start.set(t.nodeStart);
+    // The items gathered leaf by leaf in this thread's kernel (kernels/gather.ts), then published as they
+    // lie there: every thread's slot numbers are the gathered ones.
+    const slots = wasm.gatherTree(t);
+    this.slots = slots;
+    const gathered = wasm.gathered(this.arrays);
+    v.xy.set(gathered.xy);
+    v.ids.set(gathered.ids);
+    v.start.set(gathered.start);
     v.count.set(t.nodeCount);
     v.list.set(wasm.pairList());
     // The radius alone (each thread's kernel takes its distance scale from it), then the precision.
     v.numbers[0] = radius;
     v.numbers[1] = this.call.fast ? 1 : 0;
-    control[SLOTS] = pool.top;
+    control[SLOTS] = slots;
     control[PAIRS] = this.pairs;
     control[NODES] = t.nodeTop;
     for (let p = 1; p < parts; p++) {
@@ -317,12 +322,12 @@ export class SeparationTeam {
    * balance (not after a takeover). Returns the item pairs of those ranges.
    */
   private ownRanges(wasm: SeparationWasm, v: TeamViews, parts: number, radius: number): number {
-    const t = this.call.t;
     const g = this.generation;
     const control = v.control;
     const cuts = this.cuts;
-    // The tree into the caller's kernel once (with its rows prepared) for all the ranges it may do.
-    wasm.load(treeArrays(t, this.arrays), null, radius, this.call.fast);
+    // The tree is in the caller's kernel since the publish: its rows prepared once for all the ranges it
+    // may do.
+    wasm.prepareRows(this.slots, radius, this.call.fast);
     let found = wasm.accumulateRange(0, cuts[1]);
     this.banked = false;
     const last = this.last;
@@ -359,7 +364,7 @@ export class SeparationTeam {
    * bank goes back at the merge.
    */
   private takeRange(wasm: SeparationWasm, v: TeamViews, p: number): number {
-    const slots = this.call.t.pool.top;
+    const slots = this.slots;
     const bank = this.ports.length;
     if (!this.banked) toRegion(wasm.slotSums(slots), v, bank, false);
     this.banked = true;
@@ -401,8 +406,8 @@ export class SeparationTeam {
    * walked list's leaves (every slot in use is in one leaf). Returns how many helpers' ranges went in.
    */
   private merge(wasm: SeparationWasm, v: TeamViews): number {
-    const { t, counts, sumX, sumY, end } = this.call;
-    const sums = wasm.slotSums(t.pool.top);
+    const { counts, sumX, sumY, end } = this.call;
+    const sums = wasm.slotSums(this.slots);
     if (this.banked) addRegion(sums, v, this.ports.length, false);
     for (let q = 0; q < this.helped; q++) addRegion(sums, v, this.doneBy[q], true);
     wasm.scatterInto(end, counts, sumX, sumY);

@@ -57,6 +57,11 @@ export const END = 132;
 export const KINDS = 136;
 /** The sums' precision: 0 exact (f64 square root and division), 1 fast (f32x4 lanes; row.ts's secondPass<f32>). */
 export const PRECISION = 140;
+/** The tree's pool as it lies (f64 x, y and i32 id per slot), which gather.ts gathers into XY and IDS. */
+export const POOL_XY = 144;
+export const POOL_IDS = 148;
+/** i32 per group of four nodes: the parent of nodes 4g + 1 to 4g + 4 (the gather's way back up). */
+export const PARENT = 152;
 
 /** Bytes of the record. */
-export const CALL_BYTES = 144;
+export const CALL_BYTES = 160;

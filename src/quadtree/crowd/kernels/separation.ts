@@ -27,6 +27,7 @@ import {
 import { addPair, addSums } from './pair';
 import { rowJoin } from './row';
 
+export { gather } from './gather';
 export { joinPairs } from './pairs';
 export { prepare, prepBytes } from './prepare';
 export { tempBytes } from './rowLayout';
