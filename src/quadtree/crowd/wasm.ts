@@ -18,28 +18,41 @@ import { compileKernel, type Exports } from './wasmModule';
 export type { Output } from './wasmLayout';
 
 /**
- * A tree's arrays as the kernel copies them in whole: the views of a team's shared buffer, where the caller
- * gathered the tree (gather.ts). A TreeState itself is gathered straight into the module's memory
- * ({@link SeparationWasm.loadTree}).
+ * A tree's arrays as the kernel copies them in (each in whole) to gather it: a TreeState's ({@link
+ * treeArrays}), or a helper thread's views of a team's shared buffer, where the caller published them.
  */
 export interface TreeArrays {
+  /** The pool as it lies: x, y and id per slot. */
   xy: Float64Array;
   ids: Int32Array;
+  /** Per node: first slot in the pool, items, first child (-1: a leaf); per group of four: the parent. */
   start: Int32Array;
   count: Int32Array;
-  /** Slots in use. */
-  slots: number;
+  child: Int32Array;
+  parent: Int32Array;
 }
 
-/** An empty record of a tree's arrays, for a team's views of its shared buffer to fill. */
+/** An empty record of a tree's arrays, for {@link treeArrays} or a helper's views to fill. */
 export function emptyTreeArrays(): TreeArrays {
   return {
     xy: new Float64Array(0),
     ids: new Int32Array(0),
     start: new Int32Array(0),
     count: new Int32Array(0),
-    slots: 0,
+    child: new Int32Array(0),
+    parent: new Int32Array(0),
   };
+}
+
+/** `into`, filled with a TreeState's arrays. */
+export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
+  into.xy = t.pool.xy;
+  into.ids = t.pool.ids;
+  into.start = t.nodeStart;
+  into.count = t.nodeCount;
+  into.child = t.nodeChild;
+  into.parent = t.groupParent;
+  return into;
 }
 
 /** The compiled kernel and its memory layout. */
@@ -47,8 +60,6 @@ export class SeparationWasm {
   private readonly x: Exports;
   private readonly layout: Layout;
   // Views of the regions, matching the source arrays' lengths (made again by viewAt when need be).
-  private xy: Float64Array = new Float64Array(0);
-  private ids: Int32Array = new Int32Array(0);
   private start: Int32Array = new Int32Array(0);
   private count: Int32Array = new Int32Array(0);
   private rect: Float64Array = new Float64Array(0);
@@ -71,6 +82,8 @@ export class SeparationWasm {
   private listWide = 0;
   private listPairs = 0;
   /** A TreeState's arrays, as run() and pairs() hand them to load (one record, reused). */
+  /** The tree's arrays of a call (one record, reused). */
+  private readonly arrays = emptyTreeArrays();
   // Views of the pool as it lies, copied in for the gather.
   private poolXY: Float64Array = new Float64Array(0);
   private poolIds: Int32Array = new Int32Array(0);
@@ -98,7 +111,7 @@ export class SeparationWasm {
     fast: boolean,
   ): number {
     const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
-    this.loadTree(t, radius, fast);
+    this.loadTree(treeArrays(t, this.arrays), null, radius, fast);
     const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);
     return found;
@@ -175,15 +188,19 @@ export class SeparationWasm {
   }
 
   /**
-   * Copies a tree's gathered arrays (a team's shared buffer's views) into the module's memory (each in
-   * whole; views made again when a length changes) and prepares the rows of its first `tree.slots` slots for `radius` (kernels/prepare.ts: once
-   * per tree and radius, for any number of {@link accumulateRange} calls). `list`: a leaf-pair list to copy
-   * in whole over the walked one (a helper's, stride 2; {@link scatterInto} then needs a new walk); null:
-   * keep the list of the last {@link walkPairs}, which must be of this tree. `fast`: the rows' second pass
-   * takes each pair's weight in f32x4 lanes (kernels/row.ts, secondPass<f32>; the same pairs and counts, the sums within
-   * the bound of docs/crowd.md) where the scaled radius allows it ({@link FAST_MIN}), else the exact f64 pass.
+   * Copies a tree's arrays into the module's memory (each in whole; views made again when a length
+   * changes), gathers its items leaf by leaf (kernels/gather.ts: dense, depth first, so that leaves near in
+   * space are near in memory; every slot number the kernel hands out is then a gathered one: the same on
+   * every thread that gathers the same tree) and prepares the rows of the gathered slots for `radius`
+   * (kernels/prepare.ts: once per tree and radius, for any number of {@link accumulateRange} calls).
+   * `list`: a leaf-pair list to copy in whole over the walked one (a helper's, stride 2; {@link
+   * scatterInto} then needs a new walk); null: keep the list of the last {@link walkPairs}, which must be
+   * of this tree. `fast`: the rows' second pass takes each pair's weight in f32x4 lanes (kernels/row.ts,
+   * secondPass<f32>; the same pairs and counts, the sums within the bound of docs/crowd.md) where the
+   * scaled radius allows it ({@link FAST_MIN}), else the exact f64 pass. Returns the slots in use: the
+   * tree's size.
    */
-  load(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): void {
+  loadTree(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): number {
     const room = this.layout.room;
     const pairs = list === null ? room.pairs : list.length >> 1;
     this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
@@ -194,65 +211,20 @@ export class SeparationWasm {
       this.pairList().set(list);
       this.listSerial = -1;
     }
-    this.xy = copyIn(this.xy, tree.xy, buffer, at.xy);
-    this.ids = copyIn(this.ids, tree.ids, buffer, at.ids);
+    this.poolXY = copyIn(this.poolXY, tree.xy, buffer, at.poolXY);
+    this.poolIds = copyIn(this.poolIds, tree.ids, buffer, at.poolIds);
     this.start = copyIn(this.start, tree.start, buffer, at.start);
     this.count = copyIn(this.count, tree.count, buffer, at.count);
-    this.prepareRows(tree.slots, radius, fast);
-  }
-
-  /**
-   * {@link load} for a tree of this thread: its pool copied in as it lies, then its items gathered leaf by
-   * leaf (kernels/gather.ts: dense, depth first, so that leaves near in space are near in memory; every slot
-   * number the kernel hands out is then a gathered one), its rows prepared. Keeps the list of the last
-   * {@link walkPairs}, which must be of this tree. Returns the slots in use: the tree's size.
-   */
-  loadTree(t: TreeState, radius: number, fast: boolean): number {
-    const slots = this.gatherTree(t);
+    // The walk's copy of the children may be another tree's: this tree's, and its groups' parents.
+    this.child = copyIn(this.child, tree.child, buffer, at.child);
+    this.parent = copyIn(this.parent, tree.parent, buffer, at.parent);
+    const slots = this.x.gather(at.call);
     this.prepareRows(slots, radius, fast);
     return slots;
   }
 
-  /**
-   * The first half of {@link loadTree}: the tree gathered (not prepared; a team publishes it first, then
-   * prepares), read by {@link gathered}. Returns the slots in use.
-   */
-  gatherTree(t: TreeState): number {
-    const room = this.layout.room;
-    this.fit(t.pool.xy.length >> 1, t.nodeStart.length, room.pairs, room.ids, room.stack);
-    const at = this.layout.at;
-    const buffer = this.x.memory.buffer;
-    this.poolXY = copyIn(this.poolXY, t.pool.xy, buffer, at.poolXY);
-    this.poolIds = copyIn(this.poolIds, t.pool.ids, buffer, at.poolIds);
-    this.start = copyIn(this.start, t.nodeStart, buffer, at.start);
-    this.count = copyIn(this.count, t.nodeCount, buffer, at.count);
-    // The walk's copy of the children may be another tree's: this tree's, and its groups' parents.
-    this.child = copyIn(this.child, t.nodeChild, buffer, at.child);
-    this.parent = copyIn(this.parent, t.groupParent, buffer, at.parent);
-    const slots = this.x.gather(at.call);
-    this.xy = viewAt(this.xy, Float64Array, buffer, at.xy, 2 * slots);
-    this.ids = viewAt(this.ids, Int32Array, buffer, at.ids, slots);
-    return slots;
-  }
-
-  /**
-   * The tree of the last {@link gatherTree} as gathered in the module's memory: views of its slots and of
-   * every node's first slot there, with its counts (for a team to publish; valid until the next call).
-   */
-  gathered(into: TreeArrays): TreeArrays {
-    into.xy = this.xy;
-    into.ids = this.ids;
-    into.start = this.start;
-    into.count = this.count;
-    into.slots = this.ids.length;
-    return into;
-  }
-
-  /**
-   * The call's slots, radius, scale and precision, then the rows of the tree in memory prepared: the end of
-   * {@link load} and {@link loadTree}, and a team's after it published a {@link gatherTree}.
-   */
-  prepareRows(slots: number, radius: number, fast: boolean): void {
+  /** The call's slots, radius, scale and precision, then the rows of the gathered tree prepared. */
+  private prepareRows(slots: number, radius: number, fast: boolean): void {
     this.i32[call.SLOTS >> 2] = slots;
     this.f64[call.RADIUS >> 3] = radius;
     const s = distanceScale(radius);
@@ -320,7 +292,7 @@ export class SeparationWasm {
    */
   pairs(t: TreeState, serial: number, radius: number, wide: number, outA: IdArray, outB: IdArray): number {
     const listPairs = this.walkPairs(t, serial, radius, wide, 0);
-    this.loadTree(t, radius, false);
+    this.loadTree(treeArrays(t, this.arrays), null, radius, false);
     const at = this.layout.at;
     const chunk = this.layout.chunk;
     const buffer = this.x.memory.buffer;

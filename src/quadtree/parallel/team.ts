@@ -27,7 +27,7 @@ import {
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import { emptyTreeArrays, type SeparationWasm, separationWasm } from '../crowd/wasm';
+import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
 import { WIDE_SIDE } from '../query/leafPairs';
 import {
@@ -127,7 +127,7 @@ export class SeparationTeam {
   private pairs = 0;
   private parts = 0;
   private banked = false;
-  /** The tree as gathered in this thread's kernel (views, one record reused), and the slots it fills. */
+  /** The tree's arrays as the kernel loads them (one record, reused); the slots of its gathered copy. */
   private readonly arrays = emptyTreeArrays();
   private slots = 0;
 
@@ -289,20 +289,20 @@ export class SeparationTeam {
     const control = v.control;
     const g = ++this.generation;
     Atomics.store(control, SEQ, 2 * g - 1);
-    // The items gathered leaf by leaf in this thread's kernel (kernels/gather.ts), then published as they
-    // lie there: every thread's slot numbers are the gathered ones.
-    const slots = wasm.gatherTree(t);
-    this.slots = slots;
-    const gathered = wasm.gathered(this.arrays);
-    v.xy.set(gathered.xy);
-    v.ids.set(gathered.ids);
-    v.start.set(gathered.start);
+    // The tree as it lies, with its children and their parents: every thread gathers its own copy leaf by
+    // leaf (kernels/gather.ts), all into the same slot numbers, the tree's size of them.
+    v.xy.set(t.pool.xy);
+    v.ids.set(t.pool.ids);
+    v.start.set(t.nodeStart);
     v.count.set(t.nodeCount);
+    v.child.set(t.nodeChild);
+    v.parent.set(t.groupParent);
     v.list.set(wasm.pairList());
+    this.slots = t.size;
     // The radius alone (each thread's kernel takes its distance scale from it), then the precision.
     v.numbers[0] = radius;
     v.numbers[1] = this.call.fast ? 1 : 0;
-    control[SLOTS] = slots;
+    control[SLOTS] = t.pool.top;
     control[PAIRS] = this.pairs;
     control[NODES] = t.nodeTop;
     for (let p = 1; p < parts; p++) {
@@ -325,9 +325,8 @@ export class SeparationTeam {
     const g = this.generation;
     const control = v.control;
     const cuts = this.cuts;
-    // The tree is in the caller's kernel since the publish: its rows prepared once for all the ranges it
-    // may do.
-    wasm.prepareRows(this.slots, radius, this.call.fast);
+    // The tree into the caller's kernel once (gathered, its rows prepared) for all the ranges it may do.
+    wasm.loadTree(treeArrays(this.call.t, this.arrays), null, radius, this.call.fast);
     let found = wasm.accumulateRange(0, cuts[1]);
     this.banked = false;
     const last = this.last;

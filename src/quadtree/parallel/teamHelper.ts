@@ -15,6 +15,7 @@ import {
   FAILED,
   FOUND,
   FROM,
+  groupsOf,
   helperWord,
   NO_KERNEL,
   NODES,
@@ -73,19 +74,21 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
     // A caller that may block (not a browser's main thread) sleeps until then.
     Atomics.notify(control, claim);
     try {
-      const slots = Math.min(control[SLOTS], views.capacity.slots);
+      const top = Math.min(control[SLOTS], views.capacity.slots);
       const nodes = Math.min(control[NODES], views.capacity.nodes);
-      if (tree.ids.length !== slots) {
-        tree.xy = views.xy.subarray(0, 2 * slots);
-        tree.ids = views.ids.subarray(0, slots);
+      if (tree.ids.length !== top) {
+        tree.xy = views.xy.subarray(0, 2 * top);
+        tree.ids = views.ids.subarray(0, top);
       }
       if (tree.start.length !== nodes) {
         tree.start = views.start.subarray(0, nodes);
         tree.count = views.count.subarray(0, nodes);
+        tree.child = views.child.subarray(0, nodes);
+        tree.parent = views.parent.subarray(0, groupsOf(nodes));
       }
-      tree.slots = slots;
-      // Its own copy of the tree, its rows prepared (its own temp: this module instance is this thread's).
-      wasm.load(tree, views.list, views.numbers[0], views.numbers[1] === 1);
+      // Its own copy of the tree, gathered as the caller gathers its own (the same slot numbers), its rows
+      // prepared (its own temp: this module instance is this thread's).
+      const slots = wasm.loadTree(tree, views.list, views.numbers[0], views.numbers[1] === 1);
       const found = wasm.accumulateRange(from, to);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;

@@ -24,6 +24,8 @@
  *   xy       f64 x XY_CAP          the pool's x, y per slot (pool.xy)
  *   ids      i32 x IDS_CAP         pool.ids
  *   start    i32 x NODES_CAP       nodeStart          count  i32 x NODES_CAP  nodeCount
+ *   child    i32 x NODES_CAP       nodeChild          parent i32 x NODES_CAP / 4 + 1  groupParent
+ *            (every thread gathers its copy of the tree leaf by leaf from these: crowd/kernels/gather.ts)
  *   list     i32 x 2 PAIRS_CAP     the leaf pairs, sorted by first leaf (see separation.ts)
  *   per helper, then one for the caller: f64 x 4 SLOTS_CAP, the range's per-slot records as the kernel lays
  *            them out (sum x, sum y, count, unused: kernels/wasm.ts), so that a helper's move in one copy
@@ -89,6 +91,8 @@ export interface Offsets {
   ids: number;
   start: number;
   count: number;
+  child: number;
+  parent: number;
   list: number;
   /** Per-slot records of region r (helpers 0..helpers-1, then the caller's): sum x, sum y, count, unused. */
   sums: number;
@@ -98,6 +102,11 @@ export interface Offsets {
 }
 
 const align = (n: number): number => (n + 15) & ~15;
+
+/** Entries of groupParent for `nodes` nodes (one per group of four, and the root's). */
+export function groupsOf(nodes: number): number {
+  return (nodes >> 2) + 1;
+}
 
 export function offsetsOf(c: Capacity): Offsets {
   let p = align(CONTROL_WORDS * 4);
@@ -111,10 +120,12 @@ export function offsetsOf(c: Capacity): Offsets {
   const ids = take(c.ids * 4);
   const start = take(c.nodes * 4);
   const count = take(c.nodes * 4);
+  const child = take(c.nodes * 4);
+  const parent = take(groupsOf(c.nodes) * 4);
   const list = take(c.pairs * 8);
   const sumsBytes = align(c.slots * 32);
   const sums = take(sumsBytes * (c.helpers + 1));
-  return { f64, xy, ids, start, count, list, sums, sumsBytes, bytes: p };
+  return { f64, xy, ids, start, count, child, parent, list, sums, sumsBytes, bytes: p };
 }
 
 /** A new buffer with room for `c`, its capacities written in its header. */
@@ -151,6 +162,8 @@ export class TeamViews {
   readonly ids: Int32Array;
   readonly start: Int32Array;
   readonly count: Int32Array;
+  readonly child: Int32Array;
+  readonly parent: Int32Array;
   readonly list: Int32Array;
   /** Per region (helpers, then the caller): per-slot records, f64 sum x, sum y, count, unused. */
   readonly sums: Float64Array[] = [];
@@ -166,6 +179,8 @@ export class TeamViews {
     this.ids = new Int32Array(buffer, o.ids, c.ids);
     this.start = new Int32Array(buffer, o.start, c.nodes);
     this.count = new Int32Array(buffer, o.count, c.nodes);
+    this.child = new Int32Array(buffer, o.child, c.nodes);
+    this.parent = new Int32Array(buffer, o.parent, groupsOf(c.nodes));
     this.list = new Int32Array(buffer, o.list, c.pairs * 2);
     for (let r = 0; r <= c.helpers; r++) {
       this.sums.push(new Float64Array(buffer, o.sums + r * o.sumsBytes, 4 * c.slots));
