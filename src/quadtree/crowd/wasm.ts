@@ -81,8 +81,7 @@ export class SeparationWasm {
   private listRadius = 0;
   private listWide = 0;
   private listPairs = 0;
-  /** A TreeState's arrays, as run() and pairs() hand them to load (one record, reused). */
-  /** The tree's arrays of a call (one record, reused). */
+  /** A TreeState's arrays, as run() and pairs() hand them to loadTree (one record, reused). */
   private readonly arrays = emptyTreeArrays();
   // Views of the pool as it lies, copied in for the gather.
   private poolXY: Float64Array = new Float64Array(0);
