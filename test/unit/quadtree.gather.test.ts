@@ -2,7 +2,7 @@
 // trees whose pool a moving crowd has scattered (blocks of neighbouring leaves far apart, free blocks between).
 
 import { CrowdQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
-import { checkInvariants } from 'point-quadtree/debug';
+import { checkInvariants, treeStats } from 'point-quadtree/debug';
 import { NodeStack } from 'point-quadtree/internal/core/stack';
 import { INTERNALS, type TreeState } from 'point-quadtree/internal/core/state';
 import { emptyTreeArrays, separationWasm, treeArrays } from 'point-quadtree/internal/crowd/wasm';
@@ -51,6 +51,9 @@ function stateOf(tree: CrowdQuadtree): TreeState {
   return tree[INTERNALS]() as TreeState;
 }
 
+/** An empty leaf-pair list to hand the kernel's load (it may then lay its memory out anew; no walk here). */
+const NO_LIST = new Int32Array(0);
+
 /** The kernel's internals the gather writes (read through a cast, as the ranges test reads them). */
 interface KernelInternals {
   x: { memory: { buffer: ArrayBuffer } };
@@ -63,7 +66,7 @@ interface KernelInternals {
  */
 function kernelGather(t: TreeState) {
   const kernel = separationWasm()!;
-  const slots = kernel.loadTree(treeArrays(t, emptyTreeArrays()), null, 1, false);
+  const slots = kernel.loadTree(treeArrays(t, emptyTreeArrays()), NO_LIST, 1, false);
   const k = kernel as unknown as KernelInternals;
   const { buffer } = k.x.memory;
   const at = k.layout.at;
@@ -163,12 +166,101 @@ describe('gatherLeaves: the items of every leaf, leaf after leaf depth first, de
     const ids = new Int32Array(4);
     const start = new Int32Array(4).fill(-1);
     expect(gatherLeaves(t, xy, ids, start, new NodeStack())).toBe(3);
-    expect(Array.from(ids.subarray(0, 3))).toEqual(Array.from(t.pool.ids.subarray(t.nodeStart[0], 3)));
+    expect(Array.from(ids.subarray(0, 3))).toEqual(
+      Array.from(t.pool.ids.subarray(t.nodeStart[0], t.nodeStart[0] + 3)),
+    );
     expect(start[0]).toBe(0);
     expect(Array.from(kernelGather(t).ids)).toEqual(Array.from(ids.subarray(0, 3)));
     const empty = stateOf(new CrowdQuadtree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } }));
     expect(gatherLeaves(empty, xy, ids, start, new NodeStack())).toBe(0);
     expect(kernelGather(empty).slots).toBe(0);
+  });
+});
+
+/** The kernel's gather of t against the oracle's: the same slots, ids, positions and nodes' first slots. */
+function expectGatherAsOracle(t: TreeState, size: number): void {
+  const xy = new Float64Array(t.pool.xy.length);
+  const ids = new Int32Array(t.pool.ids.length);
+  const start = new Int32Array(t.nodeStart.length);
+  expect(gatherLeaves(t, xy, ids, start, new NodeStack())).toBe(size);
+  const g = kernelGather(t);
+  expect(g.slots).toBe(size);
+  expect(Array.from(g.ids)).toEqual(Array.from(ids.subarray(0, size)));
+  expect(Array.from(g.xy)).toEqual(Array.from(xy.subarray(0, 2 * size)));
+  for (const k of nodesDepthFirst(t)) expect(g.start[k], `node ${k}`).toBe(start[k]);
+}
+
+describe("the kernel's gather on trees of every shape", () => {
+  it('seed 76: a root grown far out and shrunk back, groups promoted and their parents rewritten', () => {
+    const rnd = mulberry32(76);
+    const n = 1500;
+    const xs = Float64Array.from({ length: n }, () => rnd() * 100);
+    const ys = Float64Array.from({ length: n }, () => rnd() * 100);
+    const tree = CrowdQuadtree.from(
+      { bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxItems: 4 },
+      Int32Array.from({ length: n }, (_, i) => i),
+      xs,
+      ys,
+    );
+    const t = stateOf(tree);
+    for (let round = 0; round < 6; round++) {
+      // A few strays far out (the root doubles past them), then home again (it shrinks back).
+      for (let id = round; id < n; id += 300) tree.move(id, 1e4 * (round + 1), -3e3 * round);
+      expect(tree.bounds.maxX).toBeGreaterThan(1e4);
+      expectGatherAsOracle(t, tree.size);
+      for (let id = round; id < n; id += 300) tree.move(id, xs[id], ys[id]);
+      expectGatherAsOracle(t, tree.size);
+    }
+    expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 100, maxY: 100 });
+    checkInvariants(tree);
+  });
+
+  it('seed 77: a deep tree (coincident camps, tiny minSize): the walk needs no stack at any depth', () => {
+    const rnd = mulberry32(77);
+    const tree = new CrowdQuadtree({
+      bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 },
+      maxItems: 1,
+      minSize: 1e-12,
+    });
+    let id = 0;
+    // Pairs of points 2^-k apart down to 2^-36: a chain of splits some 36 levels deep, and coincident ones.
+    for (let k = 1; k <= 36; k++) {
+      const x = rnd();
+      const y = rnd();
+      tree.insert(id++, x, y);
+      tree.insert(id++, Math.min(1, x + 2 ** -k), y);
+      tree.insert(id++, x, y);
+    }
+    for (let i = 0; i < 500; i++) tree.insert(id++, rnd(), rnd());
+    expect(treeStats(tree).depth).toBeGreaterThan(30);
+    expectGatherAsOracle(stateOf(tree), tree.size);
+    checkInvariants(tree);
+  });
+
+  it('a torn copy (children of one frame, parents of the next) is refused, and the kernel goes on', () => {
+    const { tree } = wornCrowd(78, 800, 3, false);
+    const t = stateOf(tree);
+    const kernel = separationWasm()!;
+    // A torn copy as a late helper could read it: the children of one frame, the parents of the next. Here
+    // the group of an inner node a (not a first child) names a's elder sibling as its parent: climbing out
+    // of that group lands before a, steps along into a, and down into the group again, for ever, had the
+    // walk no bound. Every index stays in range: only the count of steps can tell.
+    const arrays = treeArrays(t, emptyTreeArrays());
+    const parent = Int32Array.from(t.groupParent);
+    let a = -1;
+    for (let k = 1; k < t.nodeTop && a < 0; k++) if (t.nodeChild[k] > 0 && ((k - 1) & 3) !== 0) a = k;
+    expect(a).toBeGreaterThan(0);
+    parent[(t.nodeChild[a] - 1) >> 2] = a - 1;
+    arrays.parent = parent;
+    expect(() => kernel.loadTree(arrays, NO_LIST, 1, false)).toThrow(/not a tree \(a torn copy\)/);
+    // Children that point past the nodes copied in: refused too.
+    const far = Int32Array.from(t.nodeChild);
+    far[0] = t.nodeStart.length;
+    arrays.child = far;
+    arrays.parent = t.groupParent;
+    expect(() => kernel.loadTree(arrays, NO_LIST, 1, false)).toThrow(/not a tree/);
+    // The module answers the next call.
+    expectGatherAsOracle(t, tree.size);
   });
 });
 

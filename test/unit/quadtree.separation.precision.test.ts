@@ -187,7 +187,10 @@ describe("querySeparationInto's precision: counts exact, sums within 1e-5 x the 
         xs.map((x) => x * s),
         ys.map((y) => y * s),
       );
-      expect(separation(tree, n, r, 'f32')).toEqual(separation(tree, n, r));
+      const fast = separation(tree, n, r, 'f32');
+      // Asked for f32, the exact pass ran: the tree says so.
+      expect(tree.lastSeparation).toEqual({ kernel: 'wasm-simd', precision: 'f64' });
+      expect(fast).toEqual(separation(tree, n, r));
     }
   });
 

@@ -309,7 +309,7 @@ export function separationInto(
     try {
       // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.
       const found = wasm.run(t, sc.serial, radius, counts, sumX, sumY, end, fast);
-      ranOn(sc, 'wasm-simd', fast);
+      ranOn(sc, 'wasm-simd', wasm.fastRan);
       return found;
     } catch (e) {
       // The kernel's memory cannot hold this call (a radius far wider than the leaves): the JavaScript kernel.

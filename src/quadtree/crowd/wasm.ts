@@ -6,7 +6,7 @@
  * radius and the counts. A call on an unchanged tree allocates nothing.
  */
 
-import { copyInto, lengthOf, typedArrayType } from '../core/checks';
+import { copyInto, lengthOf, NAME, typedArrayType } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import type { IdArray } from '../core/scratch';
 import type { TreeState } from '../core/state';
@@ -81,6 +81,11 @@ export class SeparationWasm {
   private listRadius = 0;
   private listWide = 0;
   private listPairs = 0;
+  /**
+   * Whether the last tree loaded runs the rows' fast second pass: asked for, and the scaled radius allows
+   * it (see {@link FAST_MIN}); else the exact one ran.
+   */
+  fastRan = false;
   /** A TreeState's arrays, as run() and pairs() hand them to loadTree (one record, reused). */
   private readonly arrays = emptyTreeArrays();
   // Views of the pool as it lies, copied in for the gather.
@@ -97,7 +102,7 @@ export class SeparationWasm {
    * Runs the kernel over a tree (its arrays each copied in whole) and writes the per-id sums of ids below
    * `end` into the caller's outputs. The leaf pairs are walked only when (`serial`, the tree's version,
    * `radius`) differ from the list in memory (see {@link walkPairs}). `fast`: the sums at the fast
-   * precision (see {@link load}). Returns the number of item pairs.
+   * precision (see {@link loadTree}). Returns the number of item pairs.
    */
   run(
     t: TreeState,
@@ -128,7 +133,7 @@ export class SeparationWasm {
    * of (`serial`, the tree's version, `radius`, `wide`); returns its pair count. Leaf pairs are marked
    * sparse past SPARSE radii, wide past `wide` radii (leafPairs.ts). `idRoom` sizes the per-id outputs'
    * regions as {@link run} would (the tree's idSlot.length; 0 for no per-id outputs), so that a later
-   * {@link load} of the same tree lays nothing out again. The list is read by {@link pairList}.
+   * {@link loadTree} of the same tree lays nothing out again. The list is read by {@link pairList}.
    */
   walkPairs(t: TreeState, serial: number, radius: number, wide: number, idRoom: number): number {
     const layout = this.layout;
@@ -200,9 +205,21 @@ export class SeparationWasm {
    * tree's size.
    */
   loadTree(tree: TreeArrays, list: Int32Array | null, radius: number, fast: boolean): number {
+    this.copyTree(tree, list);
+    return this.gatherRows(radius, fast);
+  }
+
+  /**
+   * The first half of {@link loadTree}: the arrays (and `list`) copied in. A helper thread checks between
+   * the halves that what it copied was not being rewritten meanwhile, so it never gathers a torn copy.
+   */
+  copyTree(tree: TreeArrays, list: Int32Array | null): void {
     const room = this.layout.room;
     const pairs = list === null ? room.pairs : list.length >> 1;
-    this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
+    const laidOut = this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
+    // A new layout loses the list in memory: only a list handed in may follow one (walkPairs, just before,
+    // fitted the same sizes).
+    if (laidOut && list === null) throw new Error(`${NAME}: the kernel lost its leaf-pair list to a new layout`);
     const at = this.layout.at;
     const buffer = this.x.memory.buffer;
     if (list !== null) {
@@ -217,7 +234,14 @@ export class SeparationWasm {
     // The walk's copy of the children may be another tree's: this tree's, and its groups' parents.
     this.child = copyIn(this.child, tree.child, buffer, at.child);
     this.parent = copyIn(this.parent, tree.parent, buffer, at.parent);
-    const slots = this.x.gather(at.call);
+    this.i32[call.POOL_SLOTS >> 2] = tree.ids.length;
+    this.i32[call.POOL_NODES >> 2] = tree.start.length;
+  }
+
+  /** The second half of {@link loadTree}: the copy gathered, its rows prepared; returns the slots in use. */
+  gatherRows(radius: number, fast: boolean): number {
+    const slots = this.x.gather(this.layout.at.call);
+    if (slots < 0) throw new Error(`${NAME}: the tree copied into the kernel is not a tree (a torn copy)`);
     this.prepareRows(slots, radius, fast);
     return slots;
   }
@@ -230,12 +254,14 @@ export class SeparationWasm {
     this.f64[call.SCALE >> 3] = s;
     // Inline, not a call: a double handed to or from a function that is not inlined is boxed, every call.
     const r2 = radius * s * (radius * s);
-    this.i32[call.PRECISION >> 2] = fast && r2 >= FAST_MIN && r2 <= FAST_MAX ? 1 : 0;
+    const ran = fast && r2 >= FAST_MIN && r2 <= FAST_MAX;
+    this.i32[call.PRECISION >> 2] = ran ? 1 : 0;
+    this.fastRan = ran;
     this.x.prepare(this.layout.at.call);
   }
 
   /**
-   * The kernel over the leaf pairs [from, to) of the list in memory, on the tree of the last {@link load},
+   * The kernel over the leaf pairs [from, to) of the list in memory, on the tree of the last {@link loadTree},
    * into the per-slot records (zeroed first; read by {@link slotSums}). Returns the number of item pairs.
    */
   accumulateRange(from: number, to: number): number {
@@ -254,7 +280,7 @@ export class SeparationWasm {
   /**
    * Hands the per-slot records in memory (as the last accumulate left them, or as changed through
    * {@link slotSums}) to the caller's per-id outputs, by the leaves of the list of the last
-   * {@link walkPairs} and the ids of the last {@link load}: every id below `end`, 0 for an absent one.
+   * {@link walkPairs} and the ids of the last {@link loadTree}: every id below `end`, 0 for an absent one.
    */
   scatterInto(
     end: number,
@@ -329,10 +355,13 @@ export class SeparationWasm {
    * Lays the regions out again when one lacks room (the list in memory is then lost), and writes their
    * addresses and room into the call's record.
    */
-  private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
-    if (!this.layout.fit(slots, nodes, pairs, ids, stack) && this.i32.buffer === this.x.memory.buffer) return;
+  private fit(slots: number, nodes: number, pairs: number, ids: number, stack: number): boolean {
+    if (!this.layout.fit(slots, nodes, pairs, ids, stack) && this.i32.buffer === this.x.memory.buffer) {
+      return false;
+    }
     this.listSerial = -1;
     this.addresses();
+    return true;
   }
 
   /** The call's record made again over the memory, with every region's address and room in it. */

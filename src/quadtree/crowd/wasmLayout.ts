@@ -8,7 +8,7 @@
  *   xy      f64 x, y per slot, plus one slot of padding (NaN, set by accumulate: the rows' pads point at it)
  *   ids     i32 per slot (+ padding)
  *   poolXY, poolIds   the tree's pool as it lies (f64 x, y; i32 id per slot), which the gather
- *           (kernels/gather.ts) copies leaf by leaf into xy and ids; a team's helpers load gathered copies
+ *           (kernels/gather.ts) copies leaf by leaf into xy and ids (20 bytes more per pool slot)
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
  *   list    i32 leaf pairs, stride 2, as walked
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused

@@ -32,7 +32,7 @@ export interface Exports {
   heapBase(): number;
   tempBytes(slots: number): number;
   prepBytes(slots: number): number;
-  /** kernels/gather.ts: the pool's items leaf by leaf into XY and IDS; the slots filled, or -1 out of stack. */
+  /** kernels/gather.ts: the pool's items leaf by leaf into XY and IDS; the slots filled, or -1 for a torn copy. */
   gather(call: number): number;
   /** kernels/prepare.ts: the rows' f32 offsets of every slot, for the call's radius. */
   prepare(call: number): void;

@@ -209,7 +209,7 @@ export class SeparationTeam {
     found += this.collect(wasm, v, parts);
     const tMerge = this.timing ? now() : 0;
     const helped = this.merge(wasm, v);
-    ranOn(this.call.sc, 'wasm-simd', this.call.fast);
+    ranOn(this.call.sc, 'wasm-simd', wasm.fastRan);
     this.call.ranInto(last);
     last.threads = 1 + helped;
     if (helped === 0) last.reason = 'helpers late';
@@ -298,7 +298,6 @@ export class SeparationTeam {
     v.child.set(t.nodeChild);
     v.parent.set(t.groupParent);
     v.list.set(wasm.pairList());
-    this.slots = t.size;
     // The radius alone (each thread's kernel takes its distance scale from it), then the precision.
     v.numbers[0] = radius;
     v.numbers[1] = this.call.fast ? 1 : 0;
@@ -325,8 +324,9 @@ export class SeparationTeam {
     const g = this.generation;
     const control = v.control;
     const cuts = this.cuts;
-    // The tree into the caller's kernel once (gathered, its rows prepared) for all the ranges it may do.
-    wasm.loadTree(treeArrays(this.call.t, this.arrays), null, radius, this.call.fast);
+    // The tree into the caller's kernel once (gathered, its rows prepared) for all the ranges it may do;
+    // its slots are every thread's (each gathers the same tree the same way).
+    this.slots = wasm.loadTree(treeArrays(this.call.t, this.arrays), null, radius, this.call.fast);
     let found = wasm.accumulateRange(0, cuts[1]);
     this.banked = false;
     const last = this.last;

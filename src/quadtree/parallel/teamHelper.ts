@@ -86,9 +86,12 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
         tree.child = views.child.subarray(0, nodes);
         tree.parent = views.parent.subarray(0, groupsOf(nodes));
       }
-      // Its own copy of the tree, gathered as the caller gathers its own (the same slot numbers), its rows
-      // prepared (its own temp: this module instance is this thread's).
-      const slots = wasm.loadTree(tree, views.list, views.numbers[0], views.numbers[1] === 1);
+      // Its own copy of the tree (its own temp: this module instance is this thread's); published again
+      // meanwhile, the copy may be torn (the caller gave up on this thread): not gathered then.
+      wasm.copyTree(tree, views.list);
+      if (Atomics.load(control, SEQ) !== seq) continue;
+      // Gathered as the caller gathers its own (the same slot numbers), its rows prepared.
+      const slots = wasm.gatherRows(views.numbers[0], views.numbers[1] === 1);
       const found = wasm.accumulateRange(from, to);
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;

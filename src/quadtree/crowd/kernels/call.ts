@@ -14,7 +14,11 @@ export const SPARSE_SIDE = 16;
 export const WIDE_SIDE = 24;
 
 // i32 byte addresses of the regions.
-/** The tree's copy: f64 x, y per slot (+ padding); i32 id per slot; i32 first slot and item count per node. */
+/**
+ * The tree's copy: f64 x, y per slot (+ padding); i32 id per slot; i32 first slot and item count per node.
+ * XY and IDS hold the gathered slots (gather.ts); START holds each node's first slot in the pool as it lies
+ * until the gather runs, and its first gathered slot after.
+ */
 export const XY = 32;
 export const IDS = 36;
 export const START = 40;
@@ -62,6 +66,9 @@ export const POOL_XY = 144;
 export const POOL_IDS = 148;
 /** i32 per group of four nodes: the parent of nodes 4g + 1 to 4g + 4 (the gather's way back up). */
 export const PARENT = 152;
+/** The gather's bounds: slots of the pool as it lies (POOL_XY, POOL_IDS) and nodes copied in. */
+export const POOL_SLOTS = 156;
+export const POOL_NODES = 160;
 
 /** Bytes of the record. */
-export const CALL_BYTES = 160;
+export const CALL_BYTES = 168;
