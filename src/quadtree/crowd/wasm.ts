@@ -219,7 +219,8 @@ export class SeparationWasm {
     const laidOut = this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
     // A new layout loses the list in memory: only a list handed in may follow one (walkPairs, just before,
     // fitted the same sizes).
-    if (laidOut && list === null) throw new Error(`${NAME}: the kernel lost its leaf-pair list to a new layout`);
+    if (laidOut && list === null)
+      throw new Error(`${NAME}: the kernel lost its leaf-pair list to a new layout`);
     const at = this.layout.at;
     const buffer = this.x.memory.buffer;
     if (list !== null) {

@@ -11,18 +11,7 @@
 // region in use (the prepared offsets, the records, a team's shared records) is only as long as the items.
 // The figures: docs/crowd.md. The JavaScript twin that the tests hold it to: test/helpers/gatherOracle.ts.
 
-import {
-  CHILD,
-  COUNT,
-  IDS,
-  PARENT,
-  POOL_IDS,
-  POOL_NODES,
-  POOL_SLOTS,
-  POOL_XY,
-  START,
-  XY,
-} from './call';
+import { CHILD, COUNT, IDS, PARENT, POOL_IDS, POOL_NODES, POOL_SLOTS, POOL_XY, START, XY } from './call';
 
 /**
  * On the call's record `c` (call.ts): copies the items of every leaf from the pool as it lies (POOL_XY: f64
