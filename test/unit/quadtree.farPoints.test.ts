@@ -253,21 +253,27 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
   });
 
   it('removing a stray where no narrower doubling holds the rest changes nothing else (no rebuild, same version)', () => {
-    // The items reach from x = -90 to 190: a doubling of 0..100 that holds them is 400 wide, as the root is.
-    const tree = new PointQuadtree({ bounds, maxItems: 4 });
-    for (let i = 0; i < 20; i++) tree.insert(i, (i * 37) % 100, (i * 53) % 100);
-    tree.insert(20, -90, 50);
-    tree.insert(21, 190, 50);
-    tree.insert(22, 250, 50); // outside the constructor's bounds, inside the root: its leaving is a stray's
-    const root = tree.bounds;
-    expect(root.maxX - root.minX).toBe(400);
-    const version = tree.version;
-    const stats = treeStats(tree);
-    tree.remove(22);
-    checkInvariants(tree);
-    expect(tree.bounds).toEqual(root);
-    expect(tree.version).toBe(version);
-    expect(treeStats(tree)).toEqual({ ...stats, size: stats.size - 1 });
+    // The items reach from x = -90 to 190 (the bounds 0..100, here and moved to each side of 0): a doubling
+    // of the bounds that holds them is 400 wide, as the root is.
+    for (const o of [0, 1000, -1100]) {
+      const tree = new PointQuadtree({
+        bounds: { minX: o, minY: o, maxX: o + 100, maxY: o + 100 },
+        maxItems: 4,
+      });
+      for (let i = 0; i < 20; i++) tree.insert(i, o + ((i * 37) % 100), o + ((i * 53) % 100));
+      tree.insert(20, o - 90, o + 50);
+      tree.insert(21, o + 190, o + 50);
+      tree.insert(22, o + 250, o + 50); // outside the constructor's bounds, inside the root: a stray's leaving
+      const root = tree.bounds;
+      expect(root.maxX - root.minX, `at ${o}`).toBe(400);
+      const version = tree.version;
+      const stats = treeStats(tree);
+      tree.remove(22);
+      checkInvariants(tree);
+      expect(tree.bounds, `at ${o}`).toEqual(root);
+      expect(tree.version, `at ${o}`).toBe(version);
+      expect(treeStats(tree), `at ${o}`).toEqual({ ...stats, size: stats.size - 1 });
+    }
   });
 
   it('insert(1, 1e308, 50) then insert(2, -1, 50) works (doubling would overflow: the root is refitted)', () => {
