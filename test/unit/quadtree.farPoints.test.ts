@@ -38,19 +38,27 @@ function smallestDoubling(b: Bounds, points: Iterable<{ x: number; y: number }>)
   }
 }
 
-/** The root is a doubling of `bounds` holding every point, as small as any can be. */
-function expectSmallestRoot(tree: PointQuadtree, oracle: BruteForce, where: string): void {
+/**
+ * The root is a doubling of `b` (the constructor's bounds) holding every point, as small as any can be. (The
+ * bounds' widths must be exact in binary, as the tests' are, for the whole-widths check.)
+ */
+function expectSmallestRoot(
+  tree: PointQuadtree,
+  oracle: BruteForce,
+  where: string,
+  b: Bounds = bounds,
+): void {
   const root = tree.bounds;
-  const want = smallestDoubling(bounds, oracle.points.values());
+  const want = smallestDoubling(b, oracle.points.values());
   expect(
     { w: root.maxX - root.minX, h: root.maxY - root.minY },
     `${where}: root ${JSON.stringify(root)}`,
   ).toEqual(want);
   // A doubling: the constructor's bounds inside, whole widths away from its edges.
-  expect(root.minX <= bounds.minX && root.maxX >= bounds.maxX, where).toBe(true);
-  expect(root.minY <= bounds.minY && root.maxY >= bounds.maxY, where).toBe(true);
-  expect(Number.isInteger((bounds.minX - root.minX) / 100), where).toBe(true);
-  expect(Number.isInteger((bounds.minY - root.minY) / 100), where).toBe(true);
+  expect(root.minX <= b.minX && root.maxX >= b.maxX, where).toBe(true);
+  expect(root.minY <= b.minY && root.maxY >= b.maxY, where).toBe(true);
+  expect(Number.isInteger((b.minX - root.minX) / (b.maxX - b.minX)), where).toBe(true);
+  expect(Number.isInteger((b.minY - root.minY) / (b.maxY - b.minY)), where).toBe(true);
   for (const [id, p] of oracle.points) {
     expect(
       p.x >= root.minX && p.x <= root.maxX && p.y >= root.minY && p.y <= root.maxY,
@@ -159,6 +167,115 @@ describe('a grown root shrinks to the smallest doubling that holds the items', (
 });
 
 describe('far points: the root covers any finite extent and shrinks back', () => {
+  // The fit's arithmetic wherever the bounds lie: straddling 0 off centre, all negative, far from 0, under a
+  // unit wide, and not square (each axis its own case), so that no sign or term of the rule above cancels out.
+  const placed: Bounds[] = [
+    { minX: -200, minY: -100, maxX: 100, maxY: -50 },
+    { minX: -100, minY: -200, maxX: -50, maxY: 100 },
+    { minX: -20, minY: 1000, maxX: 100, maxY: 1100 },
+    { minX: 1000, minY: -20, maxX: 1100, maxY: 100 },
+    { minX: -0.75, minY: 0.25, maxX: 0.25, maxY: 0.5 },
+  ];
+  for (const [at, b] of placed.entries()) {
+    it(`bounds ${JSON.stringify(b)}: the same smallest doubling after far strays leave`, () => {
+      const w = b.maxX - b.minX;
+      const h = b.maxY - b.minY;
+      for (let seed = 1; seed <= 8; seed++) {
+        const rnd = mulberry32(100 * at + seed);
+        const tree = new PointQuadtree({ bounds: b, maxItems: 2 + (seed % 3) });
+        const oracle = new BruteForce();
+        const put = (i: number, x: number, y: number) => {
+          if (tree.has(i)) tree.move(i, x, y);
+          else tree.insert(i, x, y);
+          oracle.insert(i, x, y);
+        };
+        for (let i = 0; i < 40; i++) put(i, b.minX + rnd() * w, b.minY + rnd() * h);
+        // Up to three widths out on either side, some exactly on a doubling's lines.
+        const near = (lo: number, size: number) =>
+          lo + (rnd() < 0.3 ? Math.round(rnd() * 8 - 3) : rnd() * 7 - 3) * size;
+        for (let i = 0; i < 4; i++)
+          put(i, near(b.minX, w), rnd() < 0.5 ? near(b.minY, h) : b.minY + rnd() * h);
+        const far = [4, 5];
+        for (const i of far)
+          put(i, (rnd() < 0.5 ? -1 : 1) * 10 ** (4 + rnd() * 3), (rnd() < 0.5 ? -1 : 1) * 1e5);
+        for (const i of far) {
+          if (seed % 2 === 0) {
+            tree.remove(i);
+            oracle.remove(i);
+          } else put(i, b.minX + rnd() * w, b.minY + rnd() * h);
+        }
+        const where = `seed ${seed}, ${seed % 2 === 0 ? 'remove' : 'move'}`;
+        checkInvariants(tree);
+        expectSmallestRoot(tree, oracle, where, b);
+      }
+    });
+  }
+
+  it('an item a rounding past the first doubling that should reach it: the next one up is the root', () => {
+    // Bounds whose width rounds so that the doubling that covers `edge` by the rule (twice as wide, reaching
+    // one width past the bounds on that side) computes its edge one unit in the last place short of it.
+    const cases = [
+      { side: 'upper', lo: -44.666666666666664, hi: -24.188849410526533, edge: -3.7110321543864004 },
+      { side: 'lower', lo: 55.666666666666664, hi: 125.17385739763341, edge: -13.840524064300094 },
+    ] as const;
+    for (const { side, lo, hi, edge } of cases) {
+      const w = hi - lo;
+      if (side === 'upper') expect(hi + w).toBeLessThan(edge);
+      else expect(lo - w).toBeGreaterThan(edge);
+      for (const axis of ['x', 'y'] as const) {
+        const where = `${side} ${axis}`;
+        const tree = new PointQuadtree({ bounds: { minX: lo, minY: lo, maxX: hi, maxY: hi }, maxItems: 2 });
+        const at = (i: number, u: number, v: number) =>
+          axis === 'x' ? tree.insert(i, u, v) : tree.insert(i, v, u);
+        for (let i = 0; i < 20; i++)
+          at(i, lo + (w * ((i * 37) % 100)) / 100, lo + (w * ((i * 53) % 100)) / 100);
+        // A far stray on the edge's side first, then an item half a width out on the other axis, on the
+        // other side (the root doubles toward it from the stray's side: halving toward the bounds' centre
+        // then cannot shrink the root while it is there), and the item at the edge.
+        const far = side === 'upper' ? 1e6 : -1e6;
+        tree.insert(22, far, far);
+        at(20, lo + w / 2, side === 'upper' ? lo - w / 2 : hi + w / 2);
+        at(21, edge, lo + w / 2);
+        tree.remove(22);
+        checkInvariants(tree);
+        const root = tree.bounds;
+        const [min, max] = axis === 'x' ? [root.minX, root.maxX] : [root.minY, root.maxY];
+        expect(
+          min <= Math.min(lo, edge) && max >= Math.max(hi, edge),
+          `${where}: ${JSON.stringify(root)}`,
+        ).toBe(true);
+        const place: [number, number] = axis === 'x' ? [edge, lo + w / 2] : [lo + w / 2, edge];
+        expect(tree.queryCircle(...place, 0), where).toEqual([21]);
+        // Four widths: the doubling of two that the rule names falls short, so the fit takes the next.
+        expect((max - min) / w, where).toBeCloseTo(4, 9);
+      }
+    }
+  });
+
+  it('removing a stray where no narrower doubling holds the rest changes nothing else (no rebuild, same version)', () => {
+    // The items reach from x = -90 to 190 (the bounds 0..100, here and moved to each side of 0): a doubling
+    // of the bounds that holds them is 400 wide, as the root is.
+    for (const o of [0, 1000, -1100]) {
+      const tree = new PointQuadtree({
+        bounds: { minX: o, minY: o, maxX: o + 100, maxY: o + 100 },
+        maxItems: 4,
+      });
+      for (let i = 0; i < 20; i++) tree.insert(i, o + ((i * 37) % 100), o + ((i * 53) % 100));
+      tree.insert(20, o - 90, o + 50);
+      tree.insert(21, o + 190, o + 50);
+      tree.insert(22, o + 250, o + 50); // outside the constructor's bounds, inside the root: a stray's leaving
+      const root = tree.bounds;
+      expect(root.maxX - root.minX, `at ${o}`).toBe(400);
+      const version = tree.version;
+      const stats = treeStats(tree);
+      tree.remove(22);
+      checkInvariants(tree);
+      expect(tree.bounds, `at ${o}`).toEqual(root);
+      expect(tree.version, `at ${o}`).toBe(version);
+      expect(treeStats(tree), `at ${o}`).toEqual({ ...stats, size: stats.size - 1 });
+    }
+  });
+
   it('insert(1, 1e308, 50) then insert(2, -1, 50) works (doubling would overflow: the root is refitted)', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 2 });
     tree.insert(1, 1e308, 50);

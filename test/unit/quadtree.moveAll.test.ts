@@ -1,4 +1,4 @@
-import { PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
+import { type Bounds, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import { checkInvariants, visitNodes } from 'point-quadtree/debug';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -187,6 +187,53 @@ describe('PointQuadtree.moveAll against brute force and against move per id', ()
           const inside = [...xs, ...ys].every((v) => v >= 0 && v <= WORLD);
           if (inside && looseness === 0) expect(all.bounds, `${where}: no strays`).toEqual(bounds);
         }
+      }
+    }
+  });
+
+  it('items that trade their x for their y inside a grown root: moveAll shrinks or not as move per id does', () => {
+    // Whether moving one by one may shrink the root is bounded by each axis's own places, old and new
+    // (rootFit.ts's outerBox): a new x must not stand in for a y, nor a place for its inverse. Seeds where a
+    // wrong bound changes the answer, either way; the second bounds are one unit wide, across 0.
+    const runs: [Bounds, number[]][] = [
+      [bounds, [118, 441, 474, 1560, 1975, 2700]],
+      [{ minX: -0.5, minY: 0, maxX: 0.5, maxY: 1 }, [16, 50, 189, 368]],
+    ];
+    for (const [b, seeds] of runs) {
+      // Units of a hundredth of the bounds' width (both are square and start at y = 0).
+      const s = (b.maxX - b.minX) / 100;
+      for (const seed of seeds) {
+        const rnd = mulberry32(seed);
+        const n = 12;
+        const xs: number[] = [];
+        const ys: number[] = [];
+        const all = new PointQuadtree({ bounds: b, maxItems: 2 });
+        const one = new PointQuadtree({ bounds: b, maxItems: 2 });
+        // Mostly inside the bounds, some up to four widths out (the root grows to 8 widths or less).
+        const c = () => (rnd() < 0.7 ? b.minX + rnd() * 100 * s : b.minX + (rnd() * 700 - 300) * s);
+        for (let i = 0; i < n; i++) {
+          xs.push(c());
+          ys.push(c());
+          all.insert(i, xs[i], ys[i]);
+          one.insert(i, xs[i], ys[i]);
+        }
+        const r = all.bounds;
+        // New places inside the root: x and y swapped, inside the bounds, anywhere in the root, or the same.
+        for (let i = 0; i < n; i++) {
+          const k = rnd();
+          if (k < 0.3) [xs[i], ys[i]] = [ys[i], xs[i]];
+          else if (k < 0.6) [xs[i], ys[i]] = [b.minX + rnd() * 100 * s, rnd() * 100 * s];
+          else if (k < 0.8) {
+            xs[i] = r.minX + rnd() * (r.maxX - r.minX);
+            ys[i] = r.minY + rnd() * (r.maxY - r.minY);
+          }
+        }
+        all.moveAll(xs, ys);
+        for (let i = 0; i < n; i++) one.move(i, xs[i], ys[i]);
+        const where = `bounds ${JSON.stringify(b)}, seed ${seed}`;
+        checkInvariants(all);
+        expect(all.bounds, where).toEqual(one.bounds);
+        expect(dump(all), where).toEqual(dump(one));
       }
     }
   });

@@ -133,7 +133,8 @@ export function fitReach(t: TreeState, out: Float64Array): void {
  * Sets the (grown, inner, not refitted) root's rectangle to the smallest doubling of the constructor's
  * bounds that covers every item, when that is narrower, and returns true (the caller rebuilds); false,
  * changing nothing, otherwise. Where rounding leaves an item outside the computed rectangle, the next
- * doubling up is tried. About one path from the root per edge, then O(items) for the rebuild if it fits.
+ * doubling up is tried (past a lower edge, first one width more: every larger doubling shares that edge).
+ * About one path from the root per edge, then O(items) for the rebuild if it fits.
  */
 export function fitToItems(t: TreeState): boolean {
   const e = t.root.box;
@@ -141,8 +142,12 @@ export function fitToItems(t: TreeState): boolean {
   const ib = t.initialBounds;
   const w = ib.maxX - ib.minX;
   const h = ib.maxY - ib.minY;
-  const lx = below(ib.minX, ib.maxX, e[0]);
-  const ly = below(ib.minY, ib.maxY, e[1]);
+  let lx = below(ib.minX, ib.maxX, e[0]);
+  let ly = below(ib.minY, ib.maxY, e[1]);
+  // Where rounding leaves the lowest item past the edge lx (ly) widths below the bounds, one width more:
+  // the larger spans tried below keep that edge, so doubling alone would never reach the item.
+  if (ib.minX - lx * w > e[0]) lx++;
+  if (ib.minY - ly * h > e[1]) ly++;
   for (let span = doublingsFor(t, e); narrower(t, span); span *= 2) {
     const minX = ib.minX - lx * w;
     const minY = ib.minY - ly * h;
