@@ -4,7 +4,7 @@
 import { CrowdQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
 import { checkInvariants, treeStats } from 'point-quadtree/debug';
 import { NodeStack } from 'point-quadtree/internal/core/stack';
-import { INTERNALS, type TreeState } from 'point-quadtree/internal/core/state';
+import { stateOf, type TreeState } from 'point-quadtree/internal/core/state';
 import { emptyTreeArrays, separationWasm, treeArrays } from 'point-quadtree/internal/crowd/wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gaussian, mulberry32 } from '../../src/sim/random';
@@ -45,10 +45,6 @@ function wornCrowd(seed: number, n: number, frames: number, clustered: boolean) 
     }
   }
   return { tree, xs, ys, present };
-}
-
-function stateOf(tree: CrowdQuadtree): TreeState {
-  return tree[INTERNALS]() as TreeState;
 }
 
 /** An empty leaf-pair list to hand the kernel's load (it may then lay its memory out anew; no walk here). */
@@ -92,14 +88,7 @@ function nodesDepthFirst(t: TreeState): number[] {
 
 /** The leaves of t in depth-first order, children in their order (the order the gather promises). */
 function leavesDepthFirst(t: TreeState): number[] {
-  const out: number[] = [];
-  const visit = (k: number): void => {
-    const c = t.nodeChild[k];
-    if (c < 0) out.push(k);
-    else for (let q = 0; q < 4; q++) visit(c + q);
-  };
-  visit(0);
-  return out;
+  return nodesDepthFirst(t).filter((k) => t.nodeChild[k] < 0);
 }
 
 afterEach(() => setSeparationKernel('auto'));
@@ -146,11 +135,7 @@ describe('gatherLeaves: the items of every leaf, leaf after leaf depth first, de
       for (let p = 0; p < tree.size; p++) seen[ids[p]]++;
       for (let id = 0; id < 3000; id++) expect(seen[id]).toBe(tree.has(id) ? 1 : 0);
       // The kernel's gather (kernels/gather.ts, the one the calls use) writes exactly what the oracle does.
-      const g = kernelGather(t);
-      expect(g.slots).toBe(tree.size);
-      expect(Array.from(g.ids)).toEqual(Array.from(ids.subarray(0, tree.size)));
-      expect(Array.from(g.xy)).toEqual(Array.from(xy.subarray(0, 2 * tree.size)));
-      for (const k of nodesDepthFirst(t)) expect(g.start[k], `node ${k}`).toBe(start[k]);
+      expectGatherAsOracle(t, tree.size);
     },
   );
 
