@@ -15,8 +15,8 @@ import { KernelRoomError } from './wasmLayout';
 /**
  * Past this many radii (the longer side of either leaf) the WebAssembly join takes a pair of leaves as a
  * row of its own and skips the items of one leaf out of reach of the other's items (kernels/pairs.ts);
- * below it, a leaf's pairs are one row. 5, not the fused call's 3 (WIDE_SIDE): the pair join's exact pass
- * is cheaper than the fused call's push math, so rows pay off up to wider leaves (clustered 10,000 at
+ * below it, a leaf's pairs are one row. 5, not the JavaScript kernels' 3 (WIDE_SIDE): the pair join's exact
+ * pass is cheap, so rows pay off up to wider leaves (clustered 10,000 at
  * r = 10, whose leaves are 3.1 radii wide: 1.65 ms at 3, 1.40 ms at 5; the other W6 rows unchanged).
  */
 export const PAIR_WIDE_SIDE = 5;

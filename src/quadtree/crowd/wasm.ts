@@ -10,7 +10,7 @@ import { copyInto, lengthOf, NAME, typedArrayType } from '../core/checks';
 import { distanceScale } from '../core/distance';
 import type { IdArray } from '../core/scratch';
 import type { TreeState } from '../core/state';
-import { SPARSE, WIDE_SIDE } from '../query/leafPairs';
+import { SPARSE } from '../query/leafPairs';
 import * as call from './kernels/call';
 import { copyIn, Layout, type Output, viewAt, viewType } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
@@ -54,6 +54,19 @@ export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
   into.parent = t.groupParent;
   return into;
 }
+
+/**
+ * Past this many radii (the longer side of either leaf) the fused call takes a pair of leaves as a pair of
+ * its own, with the older pairwise f64x2 loop that skips the items of one leaf out of reach of the other's
+ * box (kernels/separation.ts's widePair); below it, a leaf's pairs are part of its row. 8, not the
+ * JavaScript kernel's 3 (WIDE_SIDE): rows of leaves 3 to 8 radii wide measured faster than the pairwise
+ * loop (the scene's tree, kernel-ab: 10,000 on the default level 0.77x, swarm 10,000 0.61x, swarm 100,000
+ * 0.85x; library-default trees of W6's data, 10,000 and 100,000, uniform and clustered, r = 2 and 10:
+ * 0.80-1.02x, clustered 10,000 the most), and 5 less so (clustered 10,000 r = 2 0.93-0.96x against
+ * 0.81-0.87x at 8); with no pairwise loop at all, W6's uniform 10,000 at r = 2 (leaves 31 radii wide) took
+ * 1.42x.
+ */
+export const SEPARATION_WIDE_SIDE = 8;
 
 /** The compiled kernel and its memory layout. */
 export class SeparationWasm {
@@ -114,7 +127,7 @@ export class SeparationWasm {
     end: number,
     fast: boolean,
   ): number {
-    const pairs = this.walkPairs(t, serial, radius, WIDE_SIDE, t.idSlot.length);
+    const pairs = this.walkPairs(t, serial, radius, SEPARATION_WIDE_SIDE, t.idSlot.length);
     this.loadTree(treeArrays(t, this.arrays), null, radius, fast);
     const found = this.accumulateRange(0, pairs);
     this.scatterInto(end, counts, sumX, sumY);

@@ -27,9 +27,14 @@ import {
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import { emptyTreeArrays, type SeparationWasm, separationWasm, treeArrays } from '../crowd/wasm';
+import {
+  emptyTreeArrays,
+  SEPARATION_WIDE_SIDE,
+  type SeparationWasm,
+  separationWasm,
+  treeArrays,
+} from '../crowd/wasm';
 import { KernelRoomError } from '../crowd/wasmLayout';
-import { WIDE_SIDE } from '../query/leafPairs';
 import {
   type OneThreadReason,
   type SeparationHelperPort,
@@ -240,7 +245,7 @@ export class SeparationTeam {
     const { t, sc } = this.call;
     let pairs = -1;
     try {
-      pairs = wasm.walkPairs(t, sc.serial, radius, WIDE_SIDE, t.idSlot.length);
+      pairs = wasm.walkPairs(t, sc.serial, radius, SEPARATION_WIDE_SIDE, t.idSlot.length);
     } catch (e) {
       if (!(e instanceof KernelRoomError)) throw e;
     }
