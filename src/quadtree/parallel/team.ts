@@ -121,6 +121,8 @@ export class SeparationTeam {
   private disposed = false;
   /** Per range (the caller's, then one per helper): where it starts in the list; and a helper's index. */
   private readonly cuts: Int32Array;
+  /** cutByWork's running totals of work, one per leaf pair and one more (grown, never shrunk). */
+  private prefix = new Float64Array(0);
   private readonly rangeHelper: Int32Array;
   /** Per helper: the last generation whose range the caller took over. */
   private readonly takenAt: Int32Array;
@@ -260,7 +262,9 @@ export class SeparationTeam {
     const parts = this.readyHelpers(v.control);
     this.parts = parts;
     if (parts === 1) return this.last.lost === this.ports.length ? 'helpers lost' : 'helpers not ready';
-    cutByWork(list, pairs, t.nodeCount, parts, this.last.share, this.cuts);
+    if (this.prefix.length <= pairs)
+      this.prefix = new Float64Array(Math.max(pairs + 1, 2 * this.prefix.length));
+    cutByWork(list, pairs, t.nodeCount, parts, this.last.share, this.cuts, this.prefix);
     // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
     if (this.cuts[1] === pairs) return 'few pairs';
     return '';

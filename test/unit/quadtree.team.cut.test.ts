@@ -1,0 +1,107 @@
+/**
+ * The team's cut of the leaf-pair list into ranges by work (cutByWork, parallel/teamParts.ts): one pass of
+ * running totals and a binary search per cut must give exactly the cuts of the definition, a running sum
+ * in list order that cuts after the first pair reaching each range's goal (written out here as the
+ * reference, as the team made it before), on lists of every shape: self pairs, pairs marked sparse (~b)
+ * and wide (a | 2^30), empty leaves, one pair carrying nearly all the work, no pairs.
+ */
+
+import { cutByWork } from 'point-quadtree/internal/parallel/teamParts';
+import { NODE, WIDE } from 'point-quadtree/internal/query/leafPairs';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sim/random';
+
+/** The work of pair k, as the team counts it: items of a times items of b (pairs of one leaf: n (n - 1) / 2), plus one. */
+function pairWork(list: Int32Array, k: number, count: Int32Array): number {
+  const a = list[2 * k] & NODE;
+  const marked = list[2 * k + 1];
+  const b = marked < 0 ? ~marked : marked;
+  return 1 + (a === b ? (count[a] * (count[a] - 1)) / 2 : count[a] * count[b]);
+}
+
+/** The definition: a pass for the total, then a running sum that cuts after the pair reaching each goal. */
+function referenceCuts(
+  list: Int32Array,
+  pairs: number,
+  count: Int32Array,
+  parts: number,
+  share: number,
+): number[] {
+  let total = 0;
+  for (let k = 0; k < pairs; k++) total += pairWork(list, k, count);
+  const cuts = [0];
+  const unit = total / (share + parts - 1);
+  let sum = 0;
+  for (let k = 0; k < pairs && cuts.length < parts; k++) {
+    sum += pairWork(list, k, count);
+    while (cuts.length < parts && sum >= unit * (share + cuts.length - 1)) cuts.push(k + 1);
+  }
+  while (cuts.length <= parts) cuts.push(pairs);
+  return cuts;
+}
+
+/** A list of `pairs` leaf pairs over `nodes` nodes, grouped by first leaf, some marked sparse or wide. */
+function randomList(rnd: () => number, pairs: number, nodes: number): Int32Array {
+  const list = new Int32Array(2 * pairs);
+  let a = 0;
+  for (let k = 0; k < pairs; k++) {
+    if (k === 0 || rnd() < 0.3) a = Math.floor(rnd() * nodes);
+    const self = rnd() < 0.25;
+    const b = self ? a : Math.floor(rnd() * nodes);
+    const wide = rnd() < 0.1;
+    const sparse = wide || rnd() < 0.3;
+    list[2 * k] = wide ? a | WIDE : a;
+    list[2 * k + 1] = sparse ? ~b : b;
+  }
+  return list;
+}
+
+function cutsOf(list: Int32Array, pairs: number, count: Int32Array, parts: number, share: number): number[] {
+  const cuts = new Int32Array(parts + 1);
+  // Longer than needed and dirty, as the team's kept scratch is after a larger call.
+  const prefix = new Float64Array(pairs + 7).fill(-3);
+  cutByWork(list, pairs, count, parts, share, cuts, prefix);
+  return Array.from(cuts);
+}
+
+describe('cutByWork: the team cuts its leaf-pair list by work', () => {
+  it("gives the definition's cuts on seeded lists (2 to 5 ranges, shares 0.25 to 4, empty leaves)", () => {
+    const rnd = mulberry32(4242);
+    for (let trial = 0; trial < 400; trial++) {
+      const nodes = 1 + Math.floor(rnd() * 300);
+      const pairs = Math.floor(rnd() * 1500);
+      const count = new Int32Array(nodes);
+      for (let i = 0; i < nodes; i++)
+        count[i] = rnd() < 0.15 ? 0 : Math.floor(rnd() * (rnd() < 0.05 ? 400 : 12));
+      const list = randomList(rnd, pairs, nodes);
+      const parts = 2 + Math.floor(rnd() * 4);
+      const share = 0.25 + rnd() * 3.75;
+      expect(cutsOf(list, pairs, count, parts, share), `trial ${trial}`).toEqual(
+        referenceCuts(list, pairs, count, parts, share),
+      );
+    }
+  });
+
+  it('one pair with nearly all the work: the ranges after it are empty, as the definition cuts them', () => {
+    const count = new Int32Array([1, 1, 5000, 1]);
+    // Pairs (0, 1), (2, 2) with 12,497,500 item pairs, then (1, 3), (3, 3).
+    const list = new Int32Array([0, 1, 2, 2, 1, 3, 3, 3]);
+    for (const parts of [2, 3, 4]) {
+      for (const share of [0.25, 1, 4]) {
+        const cuts = cutsOf(list, 4, count, parts, share);
+        expect(cuts).toEqual(referenceCuts(list, 4, count, parts, share));
+        // Every goal is reached at the heavy pair: every range but the caller's and the last is empty.
+        expect(cuts.slice(1, parts)).toEqual(new Array(parts - 1).fill(2));
+      }
+    }
+  });
+
+  it('no pairs, and leaves that are all empty (each pair costs one)', () => {
+    expect(cutsOf(new Int32Array(0), 0, new Int32Array(4), 3, 1)).toEqual([0, 0, 0, 0]);
+    const list = new Int32Array([0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3]);
+    const empty = new Int32Array(4);
+    // Six pairs of work 1 each, two ranges with the caller's share 2: the goal 4 is reached at the fourth.
+    expect(cutsOf(list, 6, empty, 2, 2)).toEqual([0, 4, 6]);
+    expect(cutsOf(list, 6, empty, 3, 1)).toEqual(referenceCuts(list, 6, empty, 3, 1));
+  });
+});
