@@ -147,7 +147,7 @@ export const SETTINGS = Object.freeze({
   }),
   /** Quadtree `maxItems`: a leaf with more items splits (when it may). */
   maxItems: numberRow({
-    default: 8,
+    default: 16,
     min: 1,
     max: 64,
     step: 1,

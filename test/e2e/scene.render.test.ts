@@ -46,7 +46,7 @@ describe('the scene renders', () => {
       player: { x: 0, z: 0 },
       radius: 20,
       minSize: 1,
-      maxItems: 8,
+      maxItems: 16,
       enemyCount: 1500,
       moving: false,
       bruteForce: false,

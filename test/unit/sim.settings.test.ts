@@ -52,7 +52,7 @@ describe('the settings table', () => {
       ['showVisited', 'visited', false],
       ['map', 'map', false],
       ['minSize', 'minSize', 1],
-      ['maxItems', 'maxItems', 8],
+      ['maxItems', 'maxItems', 16],
       ['looseness', 'looseness', 0],
       ['enemies', 'enemies', 2000],
       ['moving', 'moving', false],
