@@ -326,6 +326,10 @@ function splitRange(
   const e1 = e0 + c1;
   const e2 = e1 + c2;
   let next = side;
+  // Computed on every call, not in the branch: optimized before the branch ran, the engine (V8 in Node 20)
+  // left the subtraction without type feedback and deoptimized there on every split that scattered
+  // (176 deoptimizations in 600 frames of the scene at 10,000 enemies, each a slow finish of the call).
+  const other = 1 - side;
   // All in one quadrant (common on clustered data, many levels deep): the order is already right.
   if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
     const toXY = side === 0 ? scratch.xy : xy;
@@ -335,7 +339,7 @@ function splitRange(
     at[2] = e1;
     at[3] = e2;
     for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
-    next = 1 - side;
+    next = other;
   }
   at[0] = e0;
   at[1] = e1;
