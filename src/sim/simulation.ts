@@ -19,7 +19,7 @@ import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
 import { TURN_RATE, wanderStep } from './movement';
 import { deriveSeed, mulberry32, type Random } from './random';
-import { SETTING_KEYS, SETTINGS, type Settings, setSetting } from './settings';
+import { applyChanged, EFFECT_REBUILD, EFFECT_REGENERATE, EFFECT_RESIZE, type Settings } from './settings';
 import { type TreeShape, TreeShapeCache } from './treeShape';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeXs, treeY, treeYs } from './world';
 
@@ -245,54 +245,23 @@ export class Simulation {
   /**
    * Make the {@link requested} settings the ones in force, doing what each changed setting's `effect` in
    * the settings table asks: `regenerate` regenerates, `resize` adds or removes enemies, `rebuild` rebuilds
-   * the tree; any of these or `detect` makes the next {@link step} detect again. A frame with nothing
-   * changed only compares the two sets of settings (whose reads by a variable key box the fractional
-   * numbers: about 250 bytes a frame, Node 20).
+   * the tree; any of these or `detect` makes the next {@link step} detect again. With nothing changed it
+   * only compares, and allocates nothing.
    */
   applyRequested(): void {
-    const next = this.requested;
     const s = this.settings as Settings;
-    let regen = false;
-    let resize = false;
-    let rebuild = false;
-    let detect = false;
-    // Indexed loops, and only the settings that changed are written (a for-of and a write of every
-    // setting every frame allocated ~1.7 KB a frame more: iterators, and the numbers boxed by the writes).
-    let changed = false;
-    for (let k = 0; k < SETTING_KEYS.length; k++) {
-      const key = SETTING_KEYS[k];
-      if (next[key] === s[key]) continue;
-      changed = true;
-      switch (SETTINGS[key].effect) {
-        case 'regenerate':
-          regen = true;
-          break;
-        case 'resize':
-          resize = true;
-          break;
-        case 'rebuild':
-          rebuild = true;
-          break;
-        case 'detect':
-          detect = true;
-          break;
-      }
-    }
-    if (!changed) return;
-    if (regen || resize || rebuild || detect) this.dirty = true;
-    for (let k = 0; k < SETTING_KEYS.length; k++) {
-      const key = SETTING_KEYS[k];
-      if (next[key] !== s[key]) setSetting(s, key, next[key]);
-    }
-    if (regen) {
+    const effects = applyChanged(this.requested, s);
+    if (effects <= 0) return; // nothing changed (-1), or only settings read as they are used (0)
+    this.dirty = true;
+    if (effects & EFFECT_REGENERATE) {
       this.regenerate(); // uses every setting in force: enemies, minSize, maxItems, looseness too
     } else {
-      if (resize) {
+      if (effects & EFFECT_RESIZE) {
         const wanted = s.enemies;
         s.enemies = this.count;
         this.setCount(wanted);
       }
-      if (rebuild) this.rebuildTree();
+      if (effects & EFFECT_REBUILD) this.rebuildTree();
     }
   }
 

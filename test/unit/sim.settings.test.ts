@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { defaultLevel, parseLevel } from '../../src/sim/level';
 import {
+  applyChanged,
   DEFAULT_SETTINGS,
+  EFFECT_DETECT,
+  EFFECT_REBUILD,
+  EFFECT_REGENERATE,
+  EFFECT_RESIZE,
   FOLDERS,
   SETTING_KEYS,
   SETTING_ROWS,
   SETTINGS,
   type SettingSpec,
   type Settings,
+  setSetting,
 } from '../../src/sim/settings';
 import { Simulation } from '../../src/sim/simulation';
 import { parseUrlParams, URL_PARAMETERS } from '../../src/sim/urlParams';
+import { leastBytesPerCall } from '../helpers/allocation';
 
 /** A valid value of the row other than its default. */
 function otherValue(row: SettingSpec): Settings[keyof Settings] {
@@ -177,6 +184,61 @@ describe('the settings table', () => {
           break;
       }
     }
+  });
+
+  it('an edit written straight into requested, as the GUI controllers write it, is applied too', () => {
+    for (const row of SETTING_ROWS) {
+      const sim = new Simulation(defaultLevel(), { ...DEFAULT_SETTINGS, enemies: 300, seed: 5 }, 3000);
+      sim.step(0.016, 0, 0);
+      sim.applyRequested();
+      setSetting(sim.requested, row.key, otherValue(row));
+      sim.applyRequested();
+      expect(sim.settings[row.key], row.key).toBe(otherValue(row));
+    }
+  });
+
+  it('a frame nobody wrote to allocates nothing in applyRequested; a write of the same value changes nothing', () => {
+    const sim = new Simulation(defaultLevel(), { ...DEFAULT_SETTINGS, enemies: 300, seed: 5 }, 3000);
+    sim.applyRequested();
+    sim.step(0.016, 0, 0);
+    expect(sim.step(0.016, 0, 0)).toBe(false);
+    // Against a loop that calls nothing (what the measure itself costs per call), and a control that
+    // allocates one small array per call, so the bound is seen to bite.
+    const perCall = (body: () => void) =>
+      leastBytesPerCall((count) => {
+        for (let i = 0; i < count; i++) body();
+        return count;
+      }, 2000);
+    let kept: number[] = [];
+    const nothing = perCall(() => {});
+    const still = perCall(() => sim.applyRequested());
+    const control = perCall(() => {
+      sim.applyRequested();
+      kept = [sim.settings.radius];
+    });
+    expect(kept.length).toBe(1);
+    expect(still, `${still} bytes a call, the measure's own ${nothing}`).toBeLessThan(nothing + 2);
+    expect(control, `the control: ${control} bytes a call`).toBeGreaterThan(nothing + 16);
+    // The same radius written again: noted, compared, nothing to do (no new detection).
+    sim.requested.radius = sim.settings.radius;
+    sim.applyRequested();
+    expect(sim.step(0, 0, 0)).toBe(false);
+    sim.requested.radius = sim.settings.radius + 1;
+    sim.applyRequested();
+    expect(sim.settings.radius).toBe(sim.requested.radius);
+    expect(sim.step(0, 0, 0)).toBe(true);
+  });
+
+  it('applyChanged writes what differs and says what it asks for', () => {
+    const current = { ...DEFAULT_SETTINGS };
+    expect(applyChanged({ ...DEFAULT_SETTINGS }, current)).toBe(-1);
+    expect(applyChanged({ ...DEFAULT_SETTINGS, showNodes: !DEFAULT_SETTINGS.showNodes }, current)).toBe(0);
+    expect(current.showNodes).toBe(!DEFAULT_SETTINGS.showNodes);
+    const next = { ...current, seed: current.seed + 1, enemies: 10, maxItems: 3, radius: 2 };
+    expect(applyChanged(next, current)).toBe(
+      EFFECT_REGENERATE | EFFECT_RESIZE | EFFECT_REBUILD | EFFECT_DETECT,
+    );
+    expect(current).toEqual(next);
   });
 
   it('the simulation writes back a count it changed itself, so the GUI can show it', () => {
