@@ -161,5 +161,22 @@ describe.each(['auto', 'js'] as const)('kernel %s', (kernel) => {
       expect(() => tree.moveAll(xs, detached())).toThrow(message('ys'));
       expect(tree.queryCircle(95, 50, 0)).toEqual([19]);
     });
+
+    it('BigInt64Array positions for moveAll: the TypeError naming the first entry, the tree unchanged', () => {
+      // Inside the root as numbers (1n..20n), so only moveAll's typeof test tells them from numbers.
+      const tree = PointQuadtree.from({ bounds, maxItems: 2 }, ids, xs, ys);
+      const big = BigInt64Array.from({ length: 20 }, (_, i) => BigInt(i + 1));
+      const before = tree.queryRect(0, 0, 100, 100).sort((a, b) => a - b);
+      expect(() => tree.moveAll(big as unknown as Float64Array, ys)).toThrow(
+        new TypeError('PointQuadtree: moveAll: xs[0] (of id 0) must be a number, got 1n (a BigInt)'),
+      );
+      expect(() => tree.moveAll(xs, big as unknown as Float64Array)).toThrow(
+        new TypeError('PointQuadtree: moveAll: ys[0] (of id 0) must be a number, got 1n (a BigInt)'),
+      );
+      checkInvariants(tree);
+      expect(tree.queryRect(0, 0, 100, 100).sort((a, b) => a - b)).toEqual(before);
+      expect(tree.queryCircle(95, 50, 0)).toEqual([19]);
+      expect(pairs(tree)).toBe(want);
+    });
   });
 });

@@ -56,10 +56,18 @@ function randomList(rnd: () => number, pairs: number, nodes: number): Int32Array
   return list;
 }
 
-function cutsOf(list: Int32Array, pairs: number, count: Int32Array, parts: number, share: number): number[] {
+function cutsOf(
+  list: Int32Array,
+  pairs: number,
+  count: Int32Array,
+  parts: number,
+  share: number,
+  spare = 6,
+): number[] {
   const cuts = new Int32Array(parts + 1);
-  // Longer than needed and dirty, as the team's kept scratch is after a larger call.
-  const prefix = new Float64Array(pairs + 7).fill(-3);
+  // `spare` entries longer than needed (0: exactly pairs + 1) and dirty, as the team's kept scratch is
+  // after a larger call.
+  const prefix = new Float64Array(pairs + 1 + spare).fill(-3);
   cutByWork(list, pairs, count, parts, share, cuts, prefix);
   return Array.from(cuts);
 }
@@ -77,6 +85,25 @@ describe('cutByWork: the team cuts its leaf-pair list by work', () => {
       const parts = 2 + Math.floor(rnd() * 4);
       const share = 0.25 + rnd() * 3.75;
       expect(cutsOf(list, pairs, count, parts, share), `trial ${trial}`).toEqual(
+        referenceCuts(list, pairs, count, parts, share),
+      );
+    }
+  });
+
+  it("gives the definition's cuts where the running totals round (leaves of up to 2^31 - 1 items), in one range, and with a scratch of exactly pairs + 1", () => {
+    const rnd = mulberry32(777);
+    for (let trial = 0; trial < 300; trial++) {
+      const nodes = 1 + Math.floor(rnd() * 200);
+      const pairs = Math.floor(rnd() * 800);
+      const count = new Int32Array(nodes);
+      // Products of two such counts reach 2^62: the totals are far past 2^53 and round at every step.
+      for (let i = 0; i < nodes; i++)
+        count[i] = rnd() < 0.5 ? Math.floor(rnd() * 2 ** 31) : Math.floor(rnd() * 2 ** 26);
+      const list = randomList(rnd, pairs, nodes);
+      const parts = 1 + Math.floor(rnd() * 5);
+      const share = 0.25 + rnd() * 3.75;
+      const spare = trial % 2 === 0 ? 0 : 5;
+      expect(cutsOf(list, pairs, count, parts, share, spare), `trial ${trial}`).toEqual(
         referenceCuts(list, pairs, count, parts, share),
       );
     }

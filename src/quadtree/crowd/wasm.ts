@@ -59,12 +59,15 @@ export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
  * Past this many radii (the longer side of either leaf) the fused call takes a pair of leaves as a pair of
  * its own, with the older pairwise f64x2 loop that skips the items of one leaf out of reach of the other's
  * box (kernels/separation.ts's widePair); below it, a leaf's pairs are part of its row. 8, not the
- * JavaScript kernel's 3 (WIDE_SIDE): rows of leaves 3 to 8 radii wide measured faster than the pairwise
- * loop (the scene's tree, kernel-ab: 10,000 on the default level 0.77x, swarm 10,000 0.61x, swarm 100,000
- * 0.85x; library-default trees of W6's data, 10,000 and 100,000, uniform and clustered, r = 2 and 10:
- * 0.80-1.02x, clustered 10,000 the most), and 5 less so (clustered 10,000 r = 2 0.93-0.96x against
- * 0.81-0.87x at 8); with no pairwise loop at all, W6's uniform 10,000 at r = 2 (leaves 31 radii wide) took
- * 1.42x.
+ * JavaScript kernels' 3 (WIDE_SIDE): rows of leaves 3 to 8 radii wide measured faster than the pairwise
+ * loop. `bench/kernel-ab.ts` against 3 on the scene's tree (at its then maxItems 8): default 10,000
+ * 0.734-0.737 at 5 and 0.769 at 8, swarm 10,000 0.61 and swarm 100,000 0.85 at 8. `querySeparationInto` on
+ * W6's data at the library's defaults (10,000 and 100,000, uniform and clustered, r = 2 and 10) against 3:
+ * 0.80-1.02 at 8 on every row but clustered 10,000 (0.68-0.87), 0.73-1.12 at 5 (clustered 10,000 r = 2
+ * 0.93-0.96 against 0.81-0.87 at 8), 0.78-1.18 at 12. 5 was a little faster on the scene's tree at
+ * maxItems 8, 8 on W6's clustered rows; at the scene's maxItems 16 its leaves are 2.1 or 4.2 radii wide,
+ * where 5 and 8 are the same. With no pairwise loop at all, W6's uniform 10,000 at r = 2 (leaves 31 radii
+ * wide) took 1.42x.
  */
 export const SEPARATION_WIDE_SIDE = 8;
 

@@ -136,8 +136,9 @@ export function blockingAllowed(control: Int32Array): boolean {
 }
 
 /**
- * Cuts the first `pairs` leaf pairs into `parts` ranges by work (items of a times items of b, half that
- * for a leaf with itself), the caller's (range 0) `share` times a helper's: range p is
+ * Cuts the first `pairs` leaf pairs into `parts` ranges by work (items of a times items of b, n (n - 1) / 2
+ * for a leaf of n items with itself, plus one per pair), the caller's (range 0) `share` times a helper's:
+ * range p is
  * [cuts[p], cuts[p + 1]), cut after the first pair whose running total of work reaches p's goal.
  * `prefix` holds at least pairs + 1 entries (the running totals; the caller keeps it, so that nothing is
  * allocated per call). One pass and a binary search per cut (a pass for the total and a second up to the

@@ -42,7 +42,10 @@ export function splitLarger(r: Float64Array, child: Int32Array, a: number, b: nu
 
 /** A leaf pair is "sparse" where a leaf's longer side exceeds this many radii (see leafPairsWithin). */
 export const SPARSE = 1.5;
-/** ... and "wide" past this many. */
+/**
+ * ... and "wide" past this many: the JavaScript kernels' threshold (the WebAssembly kernels take their own:
+ * SEPARATION_WIDE_SIDE in crowd/wasm.ts for the fused call, PAIR_WIDE_SIDE in crowd/pairs.ts for the join).
+ */
 export const WIDE_SIDE = 3;
 /** The flag of a wide pair on its first leaf's number, and the mask that removes it (node numbers < 2^30). */
 export const WIDE = 1 << 30;
@@ -68,8 +71,8 @@ export class LeafPairList {
  * the pair is more than {@link SPARSE} radii wide, many candidates are out of reach: the pair is stored as
  * (a, ~b) and the kernels test each candidate before any math (where leaves are about a radius wide, as in
  * a dense crowd, doing the math on every candidate without a branch is faster). Past {@link WIDE_SIDE}
- * radii the pair is stored as (a | WIDE, ~b): the kernels also skip the items of a out of reach of b, pair
- * by pair. The list is made again only when the tree's version or the radius changed.
+ * radii the pair is stored as (a | WIDE, ~b): the JavaScript kernels also skip the items of a out of reach
+ * of b, pair by pair. The list is made again only when the tree's version or the radius changed.
  */
 export function leafPairsWithin(t: TreeState, radius: number, lp: LeafPairList): number {
   if (lp.listVersion === t.version && lp.listRadius === radius) return lp.listPairs;
