@@ -19,7 +19,15 @@ import { enemyArea, SpawnLayout, STREAM, scatterAround } from './layout';
 import type { Level } from './level';
 import { TURN_RATE, wanderStep } from './movement';
 import { deriveSeed, mulberry32, type Random } from './random';
-import { applyChanged, EFFECT_REBUILD, EFFECT_REGENERATE, EFFECT_RESIZE, type Settings } from './settings';
+import {
+  applyChanged,
+  EFFECT_REBUILD,
+  EFFECT_REGENERATE,
+  EFFECT_RESIZE,
+  type Settings,
+  type WatchedSettings,
+  watchedSettings,
+} from './settings';
 import { type TreeShape, TreeShapeCache } from './treeShape';
 import { clamp, type GroundRect, groundRectToTree, levelGround, treeX, treeXs, treeY, treeYs } from './world';
 
@@ -93,6 +101,8 @@ export class Simulation {
   private movedTo = 0;
   /** Whether the simulation rewrote {@link requested} itself since {@link takeRequestedRewritten}. */
   private requestedRewritten = false;
+  /** {@link requested} with a note of every write to it: applyRequested compares only after one. */
+  private readonly watched: WatchedSettings;
 
   constructor(
     readonly level: Level,
@@ -101,7 +111,8 @@ export class Simulation {
   ) {
     this.capacity = capacity;
     this.settings = { ...settings };
-    this.requested = { ...settings };
+    this.watched = watchedSettings(settings);
+    this.requested = this.watched.settings;
     this.xs = new Float32Array(capacity);
     this.zs = new Float32Array(capacity);
     this.headX = new Float32Array(capacity);
@@ -245,12 +256,13 @@ export class Simulation {
   /**
    * Make the {@link requested} settings the ones in force, doing what each changed setting's `effect` in
    * the settings table asks: `regenerate` regenerates, `resize` adds or removes enemies, `rebuild` rebuilds
-   * the tree; any of these or `detect` makes the next {@link step} detect again. With nothing changed it
-   * only compares, and allocates nothing.
+   * the tree; any of these or `detect` makes the next {@link step} detect again. Compares only after a
+   * write to {@link requested}: a frame nobody wrote to allocates nothing.
    */
   applyRequested(): void {
+    if (!this.watched.takeWritten()) return;
     const s = this.settings as Settings;
-    const effects = applyChanged(this.requested, s);
+    const effects = applyChanged(this.watched.target, s);
     if (effects <= 0) return; // nothing changed (-1), or only settings read as they are used (0)
     this.dirty = true;
     if (effects & EFFECT_REGENERATE) {

@@ -14,6 +14,7 @@ import {
   type SettingSpec,
   type Settings,
   setSetting,
+  watchedSettings,
 } from '../../src/sim/settings';
 import { Simulation } from '../../src/sim/simulation';
 import { parseUrlParams, URL_PARAMETERS } from '../../src/sim/urlParams';
@@ -229,7 +230,20 @@ describe('the settings table', () => {
     expect(sim.step(0, 0, 0)).toBe(true);
   });
 
-  it('applyChanged writes what differs and says what it asks for', () => {
+  it('watchedSettings notes every kind of write; applyChanged writes what differs and says what it asks for', () => {
+    const w = watchedSettings({ ...DEFAULT_SETTINGS });
+    expect(w.takeWritten()).toBe(true); // new: compare once
+    expect(w.takeWritten()).toBe(false);
+    w.settings.speed = DEFAULT_SETTINGS.speed; // the same value: still a write
+    expect(w.takeWritten()).toBe(true);
+    Object.assign(w.settings, { seed: 9 });
+    expect(w.takeWritten()).toBe(true);
+    expect(w.target.seed).toBe(9);
+    Object.defineProperty(w.settings, 'seed', { value: 10 });
+    expect(w.takeWritten()).toBe(true);
+    expect(w.settings.seed).toBe(10);
+    expect(w.takeWritten()).toBe(false);
+
     const current = { ...DEFAULT_SETTINGS };
     expect(applyChanged({ ...DEFAULT_SETTINGS }, current)).toBe(-1);
     expect(applyChanged({ ...DEFAULT_SETTINGS, showNodes: !DEFAULT_SETTINGS.showNodes }, current)).toBe(0);
