@@ -160,6 +160,15 @@ describe('lastQuery after queryRect', () => {
       }
     });
   }
+
+  it('an empty tree: every figure 0', () => {
+    const tree = new PointQuadtree({ bounds });
+    tree.insert(1, 5, 5);
+    tree.queryRect(0, 0, 10, 10);
+    tree.remove(1);
+    expect(tree.queryRect(0, 0, 100, 100)).toEqual([]);
+    expect(tree.lastQuery).toEqual({ nodesVisited: 0, pointsTested: 0, found: 0 });
+  });
 });
 
 describe("lastQuery for shapes on the nodes' own edges", () => {
@@ -318,6 +327,17 @@ describe('an Into query with too little room throws, whichever leaf loop it take
     expect(small.queryCircleInto(30, 10, 1, out)).toBe(1);
     expect(out[0]).toBe(2);
     expect(small.queryRectInto(29, 9, 31, 11, out)).toBe(1);
+    expect(out[0]).toBe(2);
+  });
+
+  it('one hit in a column of points, with room for one: each side of the rectangle is tested', () => {
+    // The same in y: the loop that tests each point must reject the points above and below the rectangle.
+    const small = new PointQuadtree({ bounds, maxItems: 8 });
+    for (let i = 0; i < 6; i++) small.insert(i, 10, 10 + i * 10);
+    const out = new Int32Array(1);
+    expect(small.queryRectInto(9, 29, 11, 31, out)).toBe(1);
+    expect(out[0]).toBe(2);
+    expect(small.queryCircleInto(10, 30, 1, out)).toBe(1);
     expect(out[0]).toBe(2);
   });
 });
