@@ -62,6 +62,60 @@ function seeded(seed: number, n: number, clustered: boolean, options: Partial<Qu
   return { tree, oracle, rand };
 }
 
+/**
+ * queryCircle and queryCircleInto at (x, y, r) answer as the oracle does, and report as lastQuery the nodes
+ * visitCircle calls back for and the items of the visited leaves the circle does not cover.
+ */
+function expectCircleFigures(tree: PointQuadtree, oracle: BruteForce, x: number, y: number, r: number): void {
+  let visited = 0;
+  let tested = 0;
+  visitCircle(tree, x, y, r, (n) => {
+    visited++;
+    // A leaf wholly inside the circle hands its items over untested, unless it is the root (the walk
+    // starts by testing it).
+    if (n.isLeaf && (n.depth === 0 || !insideCircle(n, x, y, r))) tested += n.count;
+  });
+  const found = tree.queryCircle(x, y, r);
+  const at = `circle (${x}, ${y}) r ${r}`;
+  expect(sorted(found), at).toEqual(oracle.circle(x, y, r));
+  expect(tree.lastQuery, at).toEqual({ nodesVisited: visited, pointsTested: tested, found: found.length });
+  // The allocation-free twin reports the same figures.
+  const out = new Int32Array(tree.size);
+  expect(tree.queryCircleInto(x, y, r, out), at).toBe(found.length);
+  expect(tree.lastQuery, at).toEqual({ nodesVisited: visited, pointsTested: tested, found: found.length });
+}
+
+/**
+ * queryRect and queryRectInto answer as the oracle does, and report as lastQuery the non-empty nodes the
+ * closed rectangle meets and the items of the leaves among them it does not cover (`all`: nodes(tree)).
+ */
+function expectRectFigures(
+  tree: PointQuadtree,
+  oracle: BruteForce,
+  all: Node[],
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+): void {
+  const meets = (n: Node) => n.minX <= maxX && n.minY <= maxY && n.maxX >= minX && n.maxY >= minY;
+  const covers = (n: Node) => n.minX >= minX && n.minY >= minY && n.maxX <= maxX && n.maxY <= maxY;
+  let visited = 0;
+  let tested = 0;
+  for (const n of all) {
+    if (n.below === 0 || !meets(n)) continue;
+    visited++;
+    if (n.isLeaf && (n.depth === 0 || !covers(n))) tested += n.count;
+  }
+  const found = tree.queryRect(minX, minY, maxX, maxY);
+  const at = `rect ${minX} ${minY} ${maxX} ${maxY}`;
+  expect(sorted(found), at).toEqual(oracle.rect(minX, minY, maxX, maxY));
+  expect(tree.lastQuery, at).toEqual({ nodesVisited: visited, pointsTested: tested, found: found.length });
+  const out = new Uint32Array(tree.size);
+  expect(tree.queryRectInto(minX, minY, maxX, maxY, out), at).toBe(found.length);
+  expect(tree.lastQuery, at).toEqual({ nodesVisited: visited, pointsTested: tested, found: found.length });
+}
+
 const cases = [
   { seed: 11, n: 300, clustered: false, options: {} },
   { seed: 12, n: 300, clustered: true, options: { maxItems: 4 } },
@@ -77,30 +131,7 @@ describe('lastQuery after queryCircle', () => {
         const x = rand() * 120 - 10;
         const y = rand() * 120 - 10;
         const r = q % 10 === 0 ? 0 : rand() * (q % 3 === 0 ? 60 : 12);
-        let visited = 0;
-        let tested = 0;
-        visitCircle(tree, x, y, r, (n) => {
-          visited++;
-          // A leaf wholly inside the circle hands its items over untested, unless it is the root (the walk
-          // starts by testing it).
-          if (n.isLeaf && (n.depth === 0 || !insideCircle(n, x, y, r))) tested += n.count;
-        });
-        const found = tree.queryCircle(x, y, r);
-        const at = `circle (${x}, ${y}) r ${r}`;
-        expect(sorted(found), at).toEqual(oracle.circle(x, y, r));
-        expect(tree.lastQuery, at).toEqual({
-          nodesVisited: visited,
-          pointsTested: tested,
-          found: found.length,
-        });
-        // The allocation-free twin reports the same figures.
-        const out = new Int32Array(tree.size);
-        expect(tree.queryCircleInto(x, y, r, out), at).toBe(found.length);
-        expect(tree.lastQuery, at).toEqual({
-          nodesVisited: visited,
-          pointsTested: tested,
-          found: found.length,
-        });
+        expectCircleFigures(tree, oracle, x, y, r);
       }
     });
   }
@@ -125,31 +156,77 @@ describe('lastQuery after queryRect', () => {
         const y0 = rand() * 120 - 10;
         const w = q % 7 === 0 ? 0 : rand() * (q % 3 === 0 ? 80 : 15);
         const h = q % 7 === 0 ? 0 : rand() * (q % 3 === 0 ? 80 : 15);
-        const [minX, minY, maxX, maxY] = [x0, y0, x0 + w, y0 + h];
-        const meets = (n: Node) => n.minX <= maxX && n.minY <= maxY && n.maxX >= minX && n.maxY >= minY;
-        const covers = (n: Node) => n.minX >= minX && n.minY >= minY && n.maxX <= maxX && n.maxY <= maxY;
-        let visited = 0;
-        let tested = 0;
-        for (const n of all) {
-          if (n.below === 0 || !meets(n)) continue;
-          visited++;
-          if (n.isLeaf && (n.depth === 0 || !covers(n))) tested += n.count;
+        expectRectFigures(tree, oracle, all, x0, y0, x0 + w, y0 + h);
+      }
+    });
+  }
+
+  it('an empty tree: every figure 0', () => {
+    const tree = new PointQuadtree({ bounds });
+    tree.insert(1, 5, 5);
+    tree.queryRect(0, 0, 10, 10);
+    tree.remove(1);
+    expect(tree.queryRect(0, 0, 100, 100)).toEqual([]);
+    expect(tree.lastQuery).toEqual({ nodesVisited: 0, pointsTested: 0, found: 0 });
+  });
+});
+
+describe("lastQuery for shapes on the nodes' own edges", () => {
+  // Random shapes all but never touch a node's edge. With bounds 0..100 every node's edge and split line
+  // is a dyadic number, so these shapes touch them exactly: a node that a closed shape meets only along an
+  // edge or at a corner is met (visited, its items tested), and a node whose edges lie on the shape's is
+  // covered (handed over untested).
+  for (const c of [cases[1], cases[2]]) {
+    it(`seed ${c.seed}: a node's own rectangle, its neighbours' that share an edge or a corner, and its edges as lines`, () => {
+      const { tree, oracle } = seeded(c.seed, c.n, c.clustered, c.options);
+      const all = nodes(tree);
+      for (const n of all) {
+        const w = n.maxX - n.minX;
+        const h = n.maxY - n.minY;
+        for (const [dx, dy] of [
+          [0, 0],
+          [-1, 0],
+          [1, 0],
+          [0, -1],
+          [0, 1],
+          [1, 1],
+          [-1, -1],
+        ]) {
+          expectRectFigures(
+            tree,
+            oracle,
+            all,
+            n.minX + dx * w,
+            n.minY + dy * h,
+            n.maxX + dx * w,
+            n.maxY + dy * h,
+          );
         }
-        const found = tree.queryRect(minX, minY, maxX, maxY);
-        const at = `rect ${minX} ${minY} ${maxX} ${maxY}`;
-        expect(sorted(found), at).toEqual(oracle.rect(minX, minY, maxX, maxY));
-        expect(tree.lastQuery, at).toEqual({
-          nodesVisited: visited,
-          pointsTested: tested,
-          found: found.length,
-        });
-        const out = new Uint32Array(tree.size);
-        expect(tree.queryRectInto(minX, minY, maxX, maxY, out), at).toBe(found.length);
-        expect(tree.lastQuery, at).toEqual({
-          nodesVisited: visited,
-          pointsTested: tested,
-          found: found.length,
-        });
+        expectRectFigures(tree, oracle, all, n.minX, n.minY, n.minX, n.maxY);
+        expectRectFigures(tree, oracle, all, n.maxX, n.minY, n.maxX, n.maxY);
+        expectRectFigures(tree, oracle, all, n.minX, n.minY, n.maxX, n.minY);
+        expectRectFigures(tree, oracle, all, n.minX, n.maxY, n.maxX, n.maxY);
+      }
+    });
+
+    it(`seed ${c.seed}: circles that touch an inner node's split lines, one or both`, () => {
+      const { tree, oracle } = seeded(c.seed, c.n, c.clustered, c.options);
+      for (const n of nodes(tree)) {
+        if (n.isLeaf) continue;
+        const mx = (n.minX + n.maxX) / 2;
+        const my = (n.minY + n.maxY) / 2;
+        for (const r of [(n.maxX - n.minX) / 64, (n.maxX - n.minX) / 8, (n.maxX - n.minX) / 4]) {
+          for (const [sx, sy] of [
+            [-1, -1],
+            [1, -1],
+            [-1, 1],
+            [1, 1],
+          ]) {
+            expectCircleFigures(tree, oracle, mx + sx * r, my + sy * r, r);
+            expectCircleFigures(tree, oracle, mx + sx * r, my + sy * 2 * r, r);
+            expectCircleFigures(tree, oracle, mx + sx * 2 * r, my + sy * r, r);
+          }
+        }
       }
     });
   }
@@ -250,6 +327,17 @@ describe('an Into query with too little room throws, whichever leaf loop it take
     expect(small.queryCircleInto(30, 10, 1, out)).toBe(1);
     expect(out[0]).toBe(2);
     expect(small.queryRectInto(29, 9, 31, 11, out)).toBe(1);
+    expect(out[0]).toBe(2);
+  });
+
+  it('one hit in a column of points, with room for one: each side of the rectangle is tested', () => {
+    // The same in y: the loop that tests each point must reject the points above and below the rectangle.
+    const small = new PointQuadtree({ bounds, maxItems: 8 });
+    for (let i = 0; i < 6; i++) small.insert(i, 10, 10 + i * 10);
+    const out = new Int32Array(1);
+    expect(small.queryRectInto(9, 29, 11, 31, out)).toBe(1);
+    expect(out[0]).toBe(2);
+    expect(small.queryCircleInto(10, 30, 1, out)).toBe(1);
     expect(out[0]).toBe(2);
   });
 });
