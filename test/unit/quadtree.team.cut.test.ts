@@ -72,41 +72,59 @@ function cutsOf(
   return Array.from(cuts);
 }
 
+/** The seeded lists of a test: how many, how big, the leaves' sizes, the fewest ranges, the scratch's spare. */
+interface SeededLists {
+  seed: number;
+  trials: number;
+  maxNodes: number;
+  maxPairs: number;
+  leafItems(rnd: () => number): number;
+  /** Ranges from this to 5. */
+  minParts: number;
+  spare(trial: number): number;
+}
+
+/** On each seeded list, cutByWork gives exactly the definition's cuts. */
+function expectDefinitionCuts(o: SeededLists): void {
+  const rnd = mulberry32(o.seed);
+  for (let trial = 0; trial < o.trials; trial++) {
+    const nodes = 1 + Math.floor(rnd() * o.maxNodes);
+    const pairs = Math.floor(rnd() * o.maxPairs);
+    const count = new Int32Array(nodes);
+    for (let i = 0; i < nodes; i++) count[i] = o.leafItems(rnd);
+    const list = randomList(rnd, pairs, nodes);
+    const parts = o.minParts + Math.floor(rnd() * (6 - o.minParts));
+    const share = 0.25 + rnd() * 3.75;
+    expect(cutsOf(list, pairs, count, parts, share, o.spare(trial)), `trial ${trial}`).toEqual(
+      referenceCuts(list, pairs, count, parts, share),
+    );
+  }
+}
+
 describe('cutByWork: the team cuts its leaf-pair list by work', () => {
   it("gives the definition's cuts on seeded lists (2 to 5 ranges, shares 0.25 to 4, empty leaves)", () => {
-    const rnd = mulberry32(4242);
-    for (let trial = 0; trial < 400; trial++) {
-      const nodes = 1 + Math.floor(rnd() * 300);
-      const pairs = Math.floor(rnd() * 1500);
-      const count = new Int32Array(nodes);
-      for (let i = 0; i < nodes; i++)
-        count[i] = rnd() < 0.15 ? 0 : Math.floor(rnd() * (rnd() < 0.05 ? 400 : 12));
-      const list = randomList(rnd, pairs, nodes);
-      const parts = 2 + Math.floor(rnd() * 4);
-      const share = 0.25 + rnd() * 3.75;
-      expect(cutsOf(list, pairs, count, parts, share), `trial ${trial}`).toEqual(
-        referenceCuts(list, pairs, count, parts, share),
-      );
-    }
+    expectDefinitionCuts({
+      seed: 4242,
+      trials: 400,
+      maxNodes: 300,
+      maxPairs: 1500,
+      leafItems: (rnd) => (rnd() < 0.15 ? 0 : Math.floor(rnd() * (rnd() < 0.05 ? 400 : 12))),
+      minParts: 2,
+      spare: () => 6,
+    });
   });
 
   it("gives the definition's cuts where the running totals round (leaves of up to 2^31 - 1 items), in one range, and with a scratch of exactly pairs + 1", () => {
-    const rnd = mulberry32(777);
-    for (let trial = 0; trial < 300; trial++) {
-      const nodes = 1 + Math.floor(rnd() * 200);
-      const pairs = Math.floor(rnd() * 800);
-      const count = new Int32Array(nodes);
+    expectDefinitionCuts({
+      seed: 777,
+      trials: 300,
+      maxNodes: 200,
+      maxPairs: 800,
       // Products of two such counts reach 2^62: the totals are far past 2^53 and round at every step.
-      for (let i = 0; i < nodes; i++)
-        count[i] = rnd() < 0.5 ? Math.floor(rnd() * 2 ** 31) : Math.floor(rnd() * 2 ** 26);
-      const list = randomList(rnd, pairs, nodes);
-      const parts = 1 + Math.floor(rnd() * 5);
-      const share = 0.25 + rnd() * 3.75;
-      const spare = trial % 2 === 0 ? 0 : 5;
-      expect(cutsOf(list, pairs, count, parts, share, spare), `trial ${trial}`).toEqual(
-        referenceCuts(list, pairs, count, parts, share),
-      );
-    }
+      leafItems: (rnd) => (rnd() < 0.5 ? Math.floor(rnd() * 2 ** 31) : Math.floor(rnd() * 2 ** 26)),
+      minParts: 1,
+      spare: (trial) => (trial % 2 === 0 ? 0 : 5),
+    });
   });
 
   it('one pair with nearly all the work: the ranges after it are empty, as the definition cuts them', () => {
