@@ -17,7 +17,8 @@
  * helper, whatever else the machine runs meanwhile.
  * crowd = (pairs) + (separ.); (pairs) is the fused join (neighbour counts and pushes at the
  * frame's end positions) and the flags; (separ.) applies the pushes at the frame's start.
- * Last, the crowd frame's index work against a uniform grid's on the same positions (bench/sceneGrid.ts).
+ * Then the crowd frame's index work against a uniform grid's on the same positions (bench/sceneGrid.ts),
+ * and last moveAll's pass in the kernel against its JavaScript pass (bench/sceneMove.ts).
  */
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../src/sim/settings';
 import { Simulation } from '../src/sim/simulation';
 import { startNodeHelpers, untilReady } from './nodeHelpers';
 import { GRID_HEADER, gridRow } from './sceneGrid';
+import { MOVE_HEADER, moveRow } from './sceneMove';
 import { gc, sink, sinkChecksum } from './timing';
 
 const DT = 1 / 60;
@@ -130,8 +132,8 @@ async function frameRow(
     sink(sim.crowd.pairs);
   }
   const main = (mainThreadMs() - main0) / FRAMES;
-  // The kernel and the precision the crowd's sums ran at (the scene's default: f64).
-  const ran = `${separationKernel()} ${sim.crowd.precisionRan}`;
+  // The kernel and the precision the crowd's sums ran at (the scene's default: f64), and moveAll's pass.
+  const ran = `${separationKernel()} ${sim.crowd.precisionRan}, moveAll ${sim.tree.lastMove.kernel}`;
   const row =
     `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(main)} ${fmt(median(crowd))} ${fmt(median(find))} ` +
     `${fmt(median(separate))} ${fmt(median(wander))} ${fmt(median(tree))} ${String(Math.round(median(pairs))).padStart(9)}  ${String(median(threads)).padStart(7)}  ${ran}`;
@@ -214,6 +216,16 @@ console.log(
   `${gridRow(100_000, defaultLevel(), 'default', { maxItems: MAX_ITEMS }, FRAMES, WARMUP_FRAMES)}  ${separationKernel()}`,
 );
 setSeparationKernel('auto');
+console.log(
+  `moveAll's pass over the ids in the kernel (a CrowdQuadtree's) against the JavaScript pass (a PointQuadtree's), on the same positions each frame, alternated (bench/sceneMove.ts); CPU and wall ms, medians of ${FRAMES} frames after ${WARMUP_FRAMES}; load ${load()}`,
+);
+console.log(MOVE_HEADER);
+for (const [name, level, own] of [
+  ['default', defaultLevel(), { maxItems: MAX_ITEMS }],
+  ['swarm', swarm, { maxItems: swarm.settings.maxItems }],
+] as const) {
+  for (const n of [10_000, 100_000]) console.log(moveRow(n, level, name, own, FRAMES, WARMUP_FRAMES));
+}
 const ns = bruteNsPerPair(5000);
 console.log(
   `O(n²) crowd scan: ${ns.toFixed(2)} ns per pair (5,000 enemies); 200 ms a frame reached at about ${Math.round(Math.sqrt((2 * 200e6) / ns)).toLocaleString('en-US')} enemies`,

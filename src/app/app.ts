@@ -368,6 +368,7 @@ export class App implements DemoSource {
         kernel: sim.crowd.kernel,
         precision: sim.crowd.precisionRan,
       },
+      moveAllPass: sim.settings.moving ? sim.tree.lastMove.kernel : '',
       insight: this.insight.snapshot(this.sim),
       messages: [...this.messages.messages],
       memory: { geometries: memory.geometries, textures: memory.textures },

@@ -56,6 +56,11 @@ export interface DemoState extends Settings {
     precision: string;
   };
   /**
+   * Which pass of the tree's last moveAll ran (wandering enemies move in one moveAll a frame): 'wasm' (the
+   * WebAssembly kernel's, the crowd tree's default) or 'js'; '' when the enemies stand still.
+   */
+  moveAllPass: string;
+  /**
    * The player's last circle query by node kind (see docs/scene.md): `map` whether the top-down map is shown,
    * the counts, the nodes of each kind the map drew last, the tree's node count and the circle (tree units).
    */

@@ -21,6 +21,7 @@ export type HudSource = Pick<
   | 'settings'
   | 'lastQuery'
   | 'treeUpdateMs'
+  | 'tree'
   | 'wanderMs'
   | 'crowd'
   | 'crowdMs'
@@ -58,6 +59,8 @@ interface HudFrame {
   depth: number;
   /** Index work only: the tree's moves, inserts, removes and rebuilds this frame, ms. */
   treeUpdateMs: number;
+  /** Which pass of moveAll updated the tree ('wasm' or 'js': the tree's lastMove), '' when nothing wanders. */
+  treeUpdatePass: string;
   /** The enemies' random walk this frame (not the tree), ms. */
   wanderMs: number;
   rectFound: number;
@@ -168,6 +171,7 @@ export class Hud {
     leaves: 0,
     depth: 0,
     treeUpdateMs: 0,
+    treeUpdatePass: '',
     wanderMs: 0,
     rectFound: 0,
     rectActive: false,
@@ -240,6 +244,7 @@ export class Hud {
     h.leaves = shape.leaves;
     h.depth = shape.depth;
     h.treeUpdateMs = sim.treeUpdateMs;
+    h.treeUpdatePass = sim.settings.moving ? sim.tree.lastMove.kernel : '';
     h.wanderMs = sim.wanderMs;
     h.rectFound = sim.inRect.size;
     h.rectActive = sim.rect !== null;
@@ -293,7 +298,8 @@ export class Hud {
     );
     this.set('tested', integer.format(this.tested.value || 0));
     this.set('shape', `${f.depth} / ${integer.format(f.leaves)}`);
-    this.set('update', `${twoDecimals.format(this.updateMs.value)} ms/frame`);
+    const pass = f.treeUpdatePass === '' ? '' : ` (moveAll, ${f.treeUpdatePass})`;
+    this.set('update', `${twoDecimals.format(this.updateMs.value)} ms/frame${pass}`);
     this.set('wander', `${twoDecimals.format(this.wanderMs.value)} ms/frame`);
     this.set('rect', f.rectActive ? `${integer.format(f.rectFound)} inside` : 'right-drag or Shift+drag');
     if (f.crowd) {

@@ -78,6 +78,11 @@ describe('crowd mode', () => {
     expect(await page.locator('#hud tr[data-key="crowd"] td').textContent()).toMatch(
       /^[\d,]+ \(tree, wasm-simd f64\)$/,
     );
+    // The wandering crowd moves in one moveAll a frame, whose pass over the ids ran in the kernel too.
+    expect(last.state.moveAllPass).toBe('wasm');
+    expect(await page.locator('#hud tr[data-key="update"] td').textContent()).toMatch(
+      /^[\d.]+ ms\/frame \(moveAll, wasm\)$/,
+    );
     expect(errors).toEqual([]);
   });
 

@@ -110,6 +110,19 @@ export function copyInto(target: ArrayBufferView, source: ArrayLike<number>, off
   typedArraySet.call(target, source, offset);
 }
 
+/**
+ * A view of the first `n` entries of a Float32Array or Float64Array `a` (n <= its length), made by the
+ * engine's own constructor over `a`'s buffer (read by the engine's getters: a subclass cannot answer another
+ * array); null for any other element type.
+ */
+export function prefixView(a: ArrayBufferView, n: number): Float32Array | Float64Array | null {
+  const type = typedArrayName.call(a);
+  if (type !== 'Float32Array' && type !== 'Float64Array') return null;
+  const buffer = typedArrayBuffer.call(a) as ArrayBuffer;
+  const offset = typedArrayByteOffset.call(a);
+  return type === 'Float32Array' ? new Float32Array(buffer, offset, n) : new Float64Array(buffer, offset, n);
+}
+
 /** A SharedArrayBuffer's size in bytes, by its own getter; -1 for anything else (a Proxy of one too). */
 export function sharedBytes(value: unknown): number {
   if (sharedByteLength === undefined) return -1;

@@ -39,7 +39,22 @@ export class RootScratch {
 }
 
 /** update/moveAll.ts. */
+/**
+ * moveAll's pass over the ids run instead of the JavaScript one (update/moveAll.ts's moveInPlace) where it can:
+ * CrowdQuadtree (crowd/) plugs in the WebAssembly pass. `stay` writes the new position of every present id
+ * (up to maxId) that stays in its leaf's loose rectangle into its slot, lists the others in `leavers` (in
+ * increasing order) and returns how many; or returns -1, changing nothing, to hand the pass to JavaScript.
+ * moveAll re-files the listed ids after it, in that order, which gives the tree moving one by one would.
+ */
+export interface MoveKernel {
+  stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number;
+  /** The ids `stay` listed (valid up to its count until the next call). */
+  readonly leavers: Int32Array;
+}
+
 export class MoveAllScratch {
+  /** A faster pass plugged in by a subclass (null: the JavaScript pass runs). */
+  kernel: MoveKernel | null = null;
   /** settle's walk. */
   readonly stack = new NodeStack();
   /** The point being re-filed, and the new positions' extent in refitAll. */

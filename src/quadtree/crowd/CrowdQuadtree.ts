@@ -7,6 +7,7 @@
 import type { QuadtreeOptions } from '../core/types';
 import { INTERNALS, PointQuadtree } from '../PointQuadtree';
 import { buildFrom } from '../update/build';
+import { type MoveRun, WasmMove } from './moveKernel';
 import { WasmPairs } from './pairs';
 import {
   type CountArray,
@@ -38,12 +39,32 @@ export class CrowdQuadtree extends PointQuadtree {
    * call; before the first, `{ kernel: 'js', precision: 'f64' }`.
    */
   readonly lastSeparation: Readonly<SeparationRun> = this.crowd.ran;
+  /**
+   * What the last {@link CrowdQuadtree.moveAll} ran its pass over the ids on: `{ kernel: 'wasm' }` where the
+   * WebAssembly kernel ran it, else `{ kernel: 'js' }` (no kernel here, setSeparationKernel('js'), a memory
+   * that cannot grow, inputs that are not Float32Array or Float64Array, an empty tree, or a root that changes
+   * on the way: moved one by one). One object, updated by each call.
+   */
+  readonly lastMove: Readonly<MoveRun> = { kernel: 'js' };
 
   /** As {@link PointQuadtree}'s constructor. */
   constructor(options: QuadtreeOptions) {
     super(options);
     const t = this[INTERNALS]();
     t.pairs.kernel = new WasmPairs(t, this.crowd);
+    t.moveAll.kernel = new WasmMove(t, this.lastMove as MoveRun);
+  }
+
+  /**
+   * As {@link PointQuadtree.moveAll}, with the pass over the ids in the WebAssembly kernel where it runs (the
+   * same tree: the items that left their leaf are re-filed after the pass, in id order, in JavaScript). While
+   * the kernel runs it, the tree keeps its item positions and id tables in the kernel's memory (about 24 bytes
+   * per item and id, besides the module's copy of each call's new positions: 8 or 16 bytes per id).
+   * @throws as {@link PointQuadtree.moveAll}.
+   */
+  override moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    (this.lastMove as MoveRun).kernel = 'js';
+    super.moveAll(xs, ys);
   }
 
   /**

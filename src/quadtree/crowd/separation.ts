@@ -88,10 +88,10 @@ export interface SeparationRun {
 let wanted: 'auto' | 'js' = 'auto';
 
 /**
- * Chooses the kernel of every tree's pair joins, querySeparationInto and queryPairsInto (and so
- * forEachPair): 'auto' (the default: WebAssembly SIMD where this engine compiles it, else JavaScript) or
- * 'js' (the JavaScript reference, e.g. to compare the two). One switch for both: they share the module and
- * its leaf-pair walk, and either kernel finds the same pairs.
+ * Chooses the kernel of every crowd tree's pair joins, querySeparationInto and queryPairsInto (and so
+ * forEachPair), and of moveAll's pass over the ids: 'auto' (the default: WebAssembly where this engine
+ * compiles it, else JavaScript) or 'js' (the JavaScript reference, e.g. to compare the two). One switch for
+ * all: they share the module (the joins also its leaf-pair walk), and either kernel gives the same answers.
  * @throws RangeError for anything else.
  */
 export function setSeparationKernel(kind: 'auto' | 'js'): void {
@@ -105,6 +105,11 @@ export function setSeparationKernel(kind: 'auto' | 'js'): void {
  */
 export function separationKernel(): SeparationKernel {
   return wanted === 'auto' && separationWasm() !== null ? 'wasm-simd' : 'js';
+}
+
+/** Whether the WebAssembly kernels are asked for ('auto'), whether or not they compile here. */
+export function wasmWanted(): boolean {
+  return wanted === 'auto';
 }
 
 /** The WebAssembly kernel where it is asked for and compiles here, else null (the JavaScript kernels run). */

@@ -80,6 +80,11 @@ export function setKernelMemoryCap(bytes = DEFAULT_MEMORY_CAP): void {
   memoryCap = bytes;
 }
 
+/** The most bytes of memory a kernel instance may lay out (see {@link setKernelMemoryCap}). */
+export function kernelMemoryCap(): number {
+  return memoryCap;
+}
+
 /**
  * Thrown by {@link Layout.fit}, which then changes nothing, when the regions a call needs would pass the
  * memory cap or the memory cannot grow to them (a radius far wider than the tree's leaves lists about

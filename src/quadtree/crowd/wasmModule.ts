@@ -46,6 +46,8 @@ export interface Exports {
   scatterLeaves(call: number): void;
   /** kernels/pairs.ts: one chunk of the pair join; the pairs written. */
   joinPairs(call: number): number;
+  /** kernels/moveAll.ts: moveAll's pass (record: kernels/moveCall.ts); the ids that left their leaf. */
+  stay(call: number): number;
 }
 
 /** base64 to bytes, without Buffer (browsers) or a fetch. */
@@ -56,13 +58,23 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** A new instance of the kernel (its own memory); null where this engine cannot compile or run it. */
+/** The module compiled once (undefined: not tried yet; null: this engine cannot compile it). */
+let compiled: object | null | undefined;
+
+/**
+ * A new instance of the kernel (its own memory; the module is compiled on the first call only); null where this
+ * engine cannot compile or run it.
+ */
 export function compileKernel(): Exports | null {
   try {
     const api = engine.WebAssembly;
     if (api === undefined || engine.atob === undefined) throw new Error('no WebAssembly here');
-    const module = new api.Module(decode(SEPARATION_WASM));
-    const instance = new api.Instance(module, {
+    if (compiled === undefined) {
+      compiled = null;
+      compiled = new api.Module(decode(SEPARATION_WASM));
+    }
+    if (compiled === null) return null;
+    const instance = new api.Instance(compiled, {
       env: {
         abort: () => {
           throw new Error('PointQuadtree: the separation kernel aborted');

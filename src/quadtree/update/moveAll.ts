@@ -89,7 +89,29 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
     return;
   }
   if (t.pool.compactDue) compactPool(t);
-  if (moveInPlace(t, xs, ys, maxId) > 0) settle(t);
+  if (movePass(t, xs, ys, maxId) > 0) settle(t);
+}
+
+/**
+ * The pass over the ids: the plugged-in kernel's (MoveAllScratch.kernel: it writes the stayers and lists the
+ * leavers, which are re-filed here in id order) where it runs, else moveInPlace. The same tree either way:
+ * each leaver is re-filed from the slot and leaf it has when its turn comes, as in moveInPlace, and a stayer's
+ * slot only moves with its block or to fill a gap, taking the position written there along. Returns how many
+ * items changed leaf.
+ */
+function movePass(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
+  const kernel = t.moveAll.kernel;
+  const n = kernel === null ? -1 : kernel.stay(xs, ys, maxId);
+  if (n < 0) return moveInPlace(t, xs, ys, maxId);
+  const leavers = kernel!.leavers;
+  const p = t.moveAll.box;
+  for (let k = 0; k < n; k++) {
+    const id = leavers[k];
+    p[0] = xs[id];
+    p[1] = ys[id];
+    refile(t, id, p);
+  }
+  return n;
 }
 
 /**
@@ -275,21 +297,15 @@ function movesMayShrink(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
 /**
  * moveAll's pass, in id order: reads the new positions and the id tables sequentially and writes each
  * staying item's new position into its slot (x and y share a cache line). An item that left its leaf is
- * taken out of it (the leaf's last item fills the gap) and filed at once, while its leaf is still in the
- * cache: up to the nearest ancestor whose loose rectangle holds it (taking it out of the counts on the
- * way), then down, without splitting or merging (settle() does that after the pass). Returns how many
- * items changed leaf. (Two designs measured slower: a pass over the leaves in pool order reads xs[id] and
- * ys[id] at random, two cache misses per item where this has one; filing the leavers after the pass
- * finds their leaves out of the cache again.)
+ * re-filed at once (refile), while its leaf is still in the cache. Returns how many items changed leaf. (Two
+ * designs measured slower: a pass over the leaves in pool order reads xs[id] and ys[id] at random, two cache
+ * misses per item where this has one; filing the leavers after the pass finds their leaves out of the cache
+ * again. The WebAssembly pass does file them after it: see movePass.)
  */
 function moveInPlace(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
   const lb = t.nodeLoose;
-  const nb = t.nodeBounds;
   const rootMaxX = lb[2];
   const rootMaxY = lb[3];
-  const count = t.nodeCount;
-  const child = t.nodeChild;
-  const parent = t.groupParent;
   const idSlot = t.idSlot;
   const idLeaf = t.idLeaf;
   const pool = t.pool;
@@ -309,29 +325,49 @@ function moveInPlace(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>,
       continue;
     }
     moved++;
-    // Out of its leaf (never the root: the root holds every point once it has grown).
-    takeFromLeaf(t, leaf, slot);
-    let node = leaf;
-    while (node !== 0) {
-      const up = parent[(node - 1) >> 2];
-      const ub = up << 2;
-      node = up;
-      if (holds(x, y, lb[ub], lb[ub + 1], lb[ub + 2], lb[ub + 3], rootMaxX, rootMaxY)) break;
-      count[up]--;
-    }
     p[0] = x;
     p[1] = y;
-    let c = child[node];
-    while (c >= 0) {
-      node = childFor(nb, c, p);
-      c = child[node];
-      if (c >= 0) count[node]++;
-    }
-    appendToLeaf(t, node, id, p);
+    refile(t, id, p);
     // Appending may have given the leaf a new block, and the pool new arrays.
     xy = pool.xy;
   }
   return moved;
+}
+
+/**
+ * Re-files an item that left its leaf (never the root: the root holds every point once it has grown) at
+ * (p[0], p[1]): takes it out of the leaf (the leaf's last item fills the gap), then up to the nearest ancestor
+ * whose loose rectangle holds it (taking it out of the counts on the way), then down, without splitting or
+ * merging (settle() does that after the pass). The point comes in an array: doubles passed to a call the engine
+ * does not inline are boxed, one allocation per item.
+ */
+function refile(t: TreeState, id: number, p: Float64Array): void {
+  const x = p[0];
+  const y = p[1];
+  const lb = t.nodeLoose;
+  const nb = t.nodeBounds;
+  const rootMaxX = lb[2];
+  const rootMaxY = lb[3];
+  const count = t.nodeCount;
+  const child = t.nodeChild;
+  const parent = t.groupParent;
+  const leaf = t.idLeaf[id];
+  takeFromLeaf(t, leaf, t.idSlot[id]);
+  let node = leaf;
+  while (node !== 0) {
+    const up = parent[(node - 1) >> 2];
+    const ub = up << 2;
+    node = up;
+    if (holds(x, y, lb[ub], lb[ub + 1], lb[ub + 2], lb[ub + 3], rootMaxX, rootMaxY)) break;
+    count[up]--;
+  }
+  let c = child[node];
+  while (c >= 0) {
+    node = childFor(nb, c, p);
+    c = child[node];
+    if (c >= 0) count[node]++;
+  }
+  appendToLeaf(t, node, id, p);
 }
 
 /**

@@ -1,0 +1,227 @@
+/*
+ * moveAll's pass over the ids in the WebAssembly kernel (kernels/moveAll.ts): what CrowdQuadtree plugs into its
+ * tree's MoveAllScratch.kernel, so that moveAll runs it. The JavaScript pass (update/moveAll.ts's moveInPlace)
+ * runs instead where the kernel does not compile, after setSeparationKernel('js'), or where the memory cannot
+ * grow; the tree is the same either way.
+ *
+ * The tree's pool positions (pool.xy) and id tables (idSlot, idLeaf) live in this object's own instance of the
+ * kernel: the tree's fields are views of its memory, so the pass writes each staying item's position into the
+ * tree's own slot and nothing is copied back. The tree's algorithms replace those arrays with new (JavaScript)
+ * ones when they grow; the next pass copies them in again. The memory grows only here, at the start of a pass,
+ * after every view of it held by the tree has been swapped for a copy: a grown WebAssembly memory detaches
+ * the views of its old buffer, so no algorithm ever holds one across a call that grows it. The new positions
+ * and the loose rectangles (copied again only when the tree's structure changed) are copied in per pass.
+ *
+ * Layout (byte offsets, 16-aligned, after the module's static data): the call's record (kernels/moveCall.ts),
+ * pool x, y (f64 per slot), idSlot, idLeaf (i32 per id), the loose rectangles (f64 x 4 per node), the new x
+ * and y (f64 or f32 per id), the leavers (i32 per id). Each region has room for the largest size seen, grown
+ * by half again when it runs out.
+ */
+
+import { copyInto, lengthOf, prefixView, typedArrayType } from '../core/checks';
+import type { MoveKernel } from '../core/scratch';
+import type { TreeState } from '../core/state';
+import * as mc from './kernels/moveCall';
+import { wasmWanted } from './separation';
+import { kernelMemoryCap } from './wasmLayout';
+import { compileKernel, type Exports } from './wasmModule';
+
+/** What the last moveAll of a crowd tree ran its pass on: 'wasm' (kernels/moveAll.ts) or 'js'. */
+export interface MoveRun {
+  kernel: 'wasm' | 'js';
+}
+
+const align = (n: number): number => Math.ceil(n / 16) * 16;
+
+/** The kernel's moveAll pass over one crowd tree, which keeps that tree's positions and id tables. */
+export class WasmMove implements MoveKernel {
+  /** The ids the last pass listed (a view of the memory). */
+  leavers: Int32Array = new Int32Array(0);
+  /** undefined: not compiled yet; null: this engine cannot. */
+  private x: Exports | null | undefined;
+  private room = { slots: 0, ids: 0, nodes: 0 };
+  private at = { call: 0, xy: 0, idSlot: 0, idLeaf: 0, rect: 0, xs: 0, ys: 0, leavers: 0 };
+  private i32 = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  // The tree's arrays as views of the memory (the tree holds these very objects while they are in place).
+  private xy = new Float64Array(0);
+  private idSlot = new Int32Array(0);
+  private idLeaf = new Int32Array(0);
+  private rect = new Float64Array(0);
+  /** The rectangles in memory: of this version of the tree, copied from this array. */
+  private rectVersion = -1;
+  private rectFrom: Float64Array | null = null;
+  private stageX: Float32Array | Float64Array = new Float64Array(0);
+  private stageY: Float32Array | Float64Array = new Float64Array(0);
+  // The callers' last inputs and views of their first entries (made again only when the inputs change).
+  private fromX: unknown = null;
+  private fromY: unknown = null;
+  private headX: Float32Array | Float64Array | null = null;
+  private headY: Float32Array | Float64Array | null = null;
+
+  constructor(
+    private readonly t: TreeState,
+    /** Set to what each pass ran on (the tree's lastMove). */
+    private readonly ran: MoveRun,
+  ) {}
+
+  stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
+    if (!wasmWanted()) return -1;
+    if (this.x === undefined) this.x = compileKernel();
+    const x = this.x;
+    if (x === null || !this.fit(x, maxId + 1)) return -1;
+    const n = maxId + 1;
+    if (!this.stage(xs, ys, n)) return -1;
+    this.pin(x);
+    this.rects(x);
+    const i32 = this.i32;
+    i32[mc.MAX_ID >> 2] = maxId;
+    i32[mc.MOVE_WIDE >> 2] = this.stageX instanceof Float64Array ? 1 : 0;
+    const lb = this.t.nodeLoose;
+    this.f64[mc.ROOT_MAX_X >> 3] = lb[2];
+    this.f64[mc.ROOT_MAX_Y >> 3] = lb[3];
+    const found = x.stay(this.at.call);
+    this.ran.kernel = 'wasm';
+    return found;
+  }
+
+  /**
+   * Lays the regions out again (and grows the memory) when one lacks room for the tree's arrays or `ids` new
+   * positions; first the tree gets copies of the arrays it holds in the memory. False, with the tree holding
+   * its copies, when the memory cannot grow or would pass the kernels' cap (wasmLayout.ts).
+   */
+  private fit(x: Exports, ids: number): boolean {
+    const t = this.t;
+    const slots = lengthOf(t.pool.xy) >> 1;
+    const idRoom = Math.max(lengthOf(t.idSlot), ids);
+    const nodes = lengthOf(t.nodeLoose) >> 2;
+    const r = this.room;
+    if (slots <= r.slots && idRoom <= r.ids && nodes <= r.nodes && this.i32.buffer === x.memory.buffer) {
+      return true;
+    }
+    this.release();
+    const grow = (need: number, have: number): number =>
+      need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
+    const room = { slots: grow(slots, r.slots), ids: grow(idRoom, r.ids), nodes: grow(nodes, r.nodes) };
+    let p = align(x.heapBase());
+    const take = (bytes: number): number => {
+      const here = p;
+      p = align(p + bytes);
+      return here;
+    };
+    const at = {
+      call: take(mc.MOVE_CALL_BYTES),
+      xy: take(room.slots * 16),
+      idSlot: take(room.ids * 4),
+      idLeaf: take(room.ids * 4),
+      rect: take(room.nodes * 32),
+      xs: take(room.ids * 8),
+      ys: take(room.ids * 8),
+      leavers: take(room.ids * 4),
+    };
+    // Past the kernels' memory cap (1 GiB unless a test sets less), as where the memory cannot grow.
+    if (!(p <= kernelMemoryCap())) return false;
+    const pages = Math.ceil(p / 65536) - x.memory.buffer.byteLength / 65536;
+    try {
+      if (pages > 0) x.memory.grow(pages);
+    } catch {
+      return false;
+    }
+    this.room = room;
+    this.at = at;
+    const buffer = x.memory.buffer;
+    this.i32 = new Int32Array(buffer, at.call, mc.MOVE_CALL_BYTES >> 2);
+    this.f64 = new Float64Array(buffer, at.call, mc.MOVE_CALL_BYTES >> 3);
+    this.i32[mc.MOVE_XY >> 2] = at.xy;
+    this.i32[mc.ID_SLOT >> 2] = at.idSlot;
+    this.i32[mc.ID_LEAF >> 2] = at.idLeaf;
+    this.i32[mc.MOVE_RECT >> 2] = at.rect;
+    this.i32[mc.MOVE_XS >> 2] = at.xs;
+    this.i32[mc.MOVE_YS >> 2] = at.ys;
+    this.i32[mc.LEAVERS >> 2] = at.leavers;
+    this.leavers = new Int32Array(buffer, at.leavers, room.ids);
+    // Every view of the old regions is dropped (the memory may not have grown: they would still work, over
+    // the new regions).
+    this.rect = new Float64Array(0);
+    this.rectVersion = -1;
+    this.stageX = this.stageY = new Float64Array(0);
+    return true;
+  }
+
+  /** The tree gets copies of the arrays it holds in the memory (before the memory moves or grows). */
+  private release(): void {
+    const t = this.t;
+    if (t.pool.xy === this.xy) t.pool.xy = this.xy.slice();
+    if (t.idSlot === this.idSlot) t.idSlot = this.idSlot.slice();
+    if (t.idLeaf === this.idLeaf) t.idLeaf = this.idLeaf.slice();
+    this.xy = new Float64Array(0);
+    this.idSlot = new Int32Array(0);
+    this.idLeaf = new Int32Array(0);
+  }
+
+  /** The tree's positions and id tables into the memory, where they are not there already. */
+  private pin(x: Exports): void {
+    const t = this.t;
+    const buffer = x.memory.buffer;
+    if (t.pool.xy !== this.xy) {
+      this.xy = new Float64Array(buffer, this.at.xy, lengthOf(t.pool.xy));
+      copyInto(this.xy, t.pool.xy);
+      t.pool.xy = this.xy;
+    }
+    if (t.idSlot !== this.idSlot) {
+      this.idSlot = new Int32Array(buffer, this.at.idSlot, lengthOf(t.idSlot));
+      copyInto(this.idSlot, t.idSlot);
+      t.idSlot = this.idSlot;
+    }
+    if (t.idLeaf !== this.idLeaf) {
+      this.idLeaf = new Int32Array(buffer, this.at.idLeaf, lengthOf(t.idLeaf));
+      copyInto(this.idLeaf, t.idLeaf);
+      t.idLeaf = this.idLeaf;
+    }
+  }
+
+  /** The loose rectangles into the memory, unless those of this structure are there already. */
+  private rects(x: Exports): void {
+    const t = this.t;
+    const lb = t.nodeLoose;
+    if (t.version === this.rectVersion && lb === this.rectFrom) return;
+    if (lengthOf(this.rect) !== lengthOf(lb)) {
+      this.rect = new Float64Array(x.memory.buffer, this.at.rect, lengthOf(lb));
+    }
+    copyInto(this.rect, lb);
+    this.rectVersion = t.version;
+    this.rectFrom = lb;
+  }
+
+  /**
+   * The first `n` new positions into the memory (f32 where both inputs are Float32Array, else f64). False,
+   * copying nothing, for inputs of any other element type (the JavaScript pass reads those).
+   */
+  private stage(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): boolean {
+    if (xs !== this.fromX || ys !== this.fromY || this.headX === null || lengthOf(this.headX) !== n) {
+      this.headX = prefixView(xs as unknown as ArrayBufferView, n);
+      this.headY = prefixView(ys as unknown as ArrayBufferView, n);
+      this.fromX = xs;
+      this.fromY = ys;
+    }
+    const hx = this.headX;
+    const hy = this.headY;
+    if (hx === null || hy === null) {
+      this.fromX = null;
+      return false;
+    }
+    const narrow = typedArrayType(hx) === 'Float32Array' && typedArrayType(hy) === 'Float32Array';
+    const buffer = this.leavers.buffer;
+    if (lengthOf(this.stageX) !== n || this.stageX instanceof Float32Array !== narrow) {
+      this.stageX = narrow
+        ? new Float32Array(buffer, this.at.xs, n)
+        : new Float64Array(buffer, this.at.xs, n);
+      this.stageY = narrow
+        ? new Float32Array(buffer, this.at.ys, n)
+        : new Float64Array(buffer, this.at.ys, n);
+    }
+    copyInto(this.stageX, hx);
+    copyInto(this.stageY, hy);
+    return true;
+  }
+}
