@@ -40,13 +40,23 @@ export class RootScratch {
 
 /** update/moveAll.ts. */
 /**
- * moveAll's pass over the ids run instead of the JavaScript one (update/moveAll.ts's moveInPlace) where it can:
- * CrowdQuadtree (crowd/) plugs in the WebAssembly pass. `stay` writes the new position of every present id
- * (up to maxId) that stays in its leaf's loose rectangle into its slot, lists the others in `leavers` (in
- * increasing order) and returns how many; or returns -1, changing nothing, to hand the pass to JavaScript.
- * moveAll re-files the listed ids after it, in that order, which gives the tree moving one by one would.
+ * moveAll's checks and pass over the ids run instead of the JavaScript ones (update/moveAll.ts) where they can:
+ * CrowdQuadtree (crowd/) plugs in the WebAssembly pass. moveAll calls `inside` first, then (when nothing
+ * outside the root makes it move one by one) `stay`, with the same arrays.
  */
 export interface MoveKernel {
+  /**
+   * Takes the new positions of the ids up to maxId and answers whether every one of them (present or not) is
+   * inside the rectangle root[0..3] (minX, minY, maxX, maxY; edges included; NaN is not): 1 yes, 0 no; or -1,
+   * taking nothing, to leave the checks and the pass to JavaScript.
+   */
+  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, root: Float64Array): number;
+  /**
+   * Writes the new position of every present id (up to maxId) that stays in its leaf's loose rectangle into
+   * its slot, lists the others in `leavers` (in increasing order) and returns how many; or returns -1,
+   * changing nothing, to hand the pass to JavaScript. moveAll re-files the listed ids after it, in that
+   * order, which gives the tree moving one by one would.
+   */
   stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number;
   /** The ids `stay` listed (valid up to its count until the next call). */
   readonly leavers: Int32Array;

@@ -58,6 +58,8 @@ export class WasmMove implements MoveKernel {
   private fromY: unknown = null;
   private headX: Float32Array | Float64Array | null = null;
   private headY: Float32Array | Float64Array | null = null;
+  /** `inside` took this moveAll's positions in (its `stay` uses them). */
+  private staged = false;
 
   constructor(
     private readonly t: TreeState,
@@ -65,18 +67,26 @@ export class WasmMove implements MoveKernel {
     private readonly ran: MoveRun,
   ) {}
 
+  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, root: Float64Array): number {
+    this.staged = this.take(xs, ys, maxId, false);
+    if (!this.staged) return -1;
+    const f = this.f64;
+    f[mc.BOX_MIN_X >> 3] = root[0];
+    f[mc.BOX_MIN_Y >> 3] = root[1];
+    f[mc.BOX_MAX_X >> 3] = root[2];
+    f[mc.BOX_MAX_Y >> 3] = root[3];
+    return this.x!.inside(this.at.call);
+  }
+
   stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
-    if (!wasmWanted()) return -1;
-    if (this.x === undefined) this.x = compileKernel();
-    const x = this.x;
-    if (x === null || !this.fit(x, maxId + 1)) return -1;
-    const n = maxId + 1;
-    if (!this.stage(xs, ys, n)) return -1;
+    // The positions `inside` took stay in the memory unless the regions were laid out again since (a
+    // compaction into new arrays larger than their room): then they are taken again.
+    const ready = this.take(xs, ys, maxId, this.staged);
+    this.staged = false;
+    if (!ready) return -1;
+    const x = this.x!;
     this.pin(x);
     this.rects(x);
-    const i32 = this.i32;
-    i32[mc.MAX_ID >> 2] = maxId;
-    i32[mc.MOVE_WIDE >> 2] = this.stageX instanceof Float64Array ? 1 : 0;
     const lb = this.t.nodeLoose;
     this.f64[mc.ROOT_MAX_X >> 3] = lb[2];
     this.f64[mc.ROOT_MAX_Y >> 3] = lb[3];
@@ -86,18 +96,38 @@ export class WasmMove implements MoveKernel {
   }
 
   /**
-   * Lays the regions out again (and grows the memory) when one lacks room for the tree's arrays or `ids` new
-   * positions; first the tree gets copies of the arrays it holds in the memory. False, with the tree holding
-   * its copies, when the memory cannot grow or would pass the kernels' cap (wasmLayout.ts).
+   * The kernel made ready for a call on the new positions of ids up to maxId: compiled, the regions laid out
+   * for the tree's arrays, the positions copied in (unless `taken` and they still are). False where the
+   * JavaScript pass must run (see {@link CrowdQuadtree.lastMove}).
    */
-  private fit(x: Exports, ids: number): boolean {
+  private take(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, taken: boolean): boolean {
+    if (!wasmWanted()) return false;
+    if (this.x === undefined) this.x = compileKernel();
+    const x = this.x;
+    if (x === null) return false;
+    const laid = this.fit(x, maxId + 1);
+    if (laid < 0) return false;
+    if (laid === 0 && taken) return true;
+    if (!this.copyPositions(xs, ys, maxId + 1)) return false;
+    this.i32[mc.MAX_ID >> 2] = maxId;
+    this.i32[mc.MOVE_WIDE >> 2] = this.stageX instanceof Float64Array ? 1 : 0;
+    return true;
+  }
+
+  /**
+   * Lays the regions out again (and grows the memory) when one lacks room for the tree's arrays or `ids` new
+   * positions; first the tree gets copies of the arrays it holds in the memory. 0: nothing to do; 1: laid out
+   * again (the positions must be copied in again); -1, with the tree holding its copies, when the memory
+   * cannot grow or would pass the kernels' cap (wasmLayout.ts).
+   */
+  private fit(x: Exports, ids: number): number {
     const t = this.t;
     const slots = lengthOf(t.pool.xy) >> 1;
     const idRoom = Math.max(lengthOf(t.idSlot), ids);
     const nodes = lengthOf(t.nodeLoose) >> 2;
     const r = this.room;
     if (slots <= r.slots && idRoom <= r.ids && nodes <= r.nodes && this.i32.buffer === x.memory.buffer) {
-      return true;
+      return 0;
     }
     this.release();
     const grow = (need: number, have: number): number =>
@@ -120,12 +150,12 @@ export class WasmMove implements MoveKernel {
       leavers: take(room.ids * 4),
     };
     // Past the kernels' memory cap (1 GiB unless a test sets less), as where the memory cannot grow.
-    if (!(p <= kernelMemoryCap())) return false;
+    if (!(p <= kernelMemoryCap())) return -1;
     const pages = Math.ceil(p / 65536) - x.memory.buffer.byteLength / 65536;
     try {
       if (pages > 0) x.memory.grow(pages);
     } catch {
-      return false;
+      return -1;
     }
     this.room = room;
     this.at = at;
@@ -145,7 +175,7 @@ export class WasmMove implements MoveKernel {
     this.rect = new Float64Array(0);
     this.rectVersion = -1;
     this.stageX = this.stageY = new Float64Array(0);
-    return true;
+    return 1;
   }
 
   /** The tree gets copies of the arrays it holds in the memory (before the memory moves or grows). */
@@ -197,7 +227,7 @@ export class WasmMove implements MoveKernel {
    * The first `n` new positions into the memory (f32 where both inputs are Float32Array, else f64). False,
    * copying nothing, for inputs of any other element type (the JavaScript pass reads those).
    */
-  private stage(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): boolean {
+  private copyPositions(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): boolean {
     if (xs !== this.fromX || ys !== this.fromY || this.headX === null || lengthOf(this.headX) !== n) {
       this.headX = prefixView(xs as unknown as ArrayBufferView, n);
       this.headY = prefixView(ys as unknown as ArrayBufferView, n);

@@ -46,6 +46,8 @@ export interface Exports {
   scatterLeaves(call: number): void;
   /** kernels/pairs.ts: one chunk of the pair join; the pairs written. */
   joinPairs(call: number): number;
+  /** kernels/moveAll.ts: whether every new position is inside the root (record: kernels/moveCall.ts). */
+  inside(call: number): number;
   /** kernels/moveAll.ts: moveAll's pass (record: kernels/moveCall.ts); the ids that left their leaf. */
   stay(call: number): number;
 }

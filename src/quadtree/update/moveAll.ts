@@ -20,7 +20,6 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   const xLength = checkArrayLike('xs', xs);
   const yLength = checkArrayLike('ys', ys);
   if (t.size === 0) return;
-  const idSlot = t.idSlot;
   const maxId = idEnd(t) - 1;
   if (!(xLength > maxId && yLength > maxId)) {
     throw new RangeError(
@@ -42,31 +41,15 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   const rMaxX = nb[2];
   const rMaxY = nb[3];
   // First without looking at which ids are present (two sequential streams): usually every entry is
-  // inside the root and nothing else is needed; otherwise look again, at the present ids only.
-  // Stops at the first entry outside (measured: 0.35-0.45 ms against 0.58-0.82 for a pass that went on to
-  // the end folding a flag, 100,000 Float32Array entries out of the cache; 40-43 against 56-64 us for
-  // 10,000 in the cache).
-  let inside = true;
-  for (let id = 0; id <= maxId; id++) {
-    const x = xs[id];
-    const y = ys[id];
-    // typeof: a BigInt64Array's entries are not numbers (the other inputs are typed arrays of numbers by now).
-    if (
-      !(
-        typeof x === 'number' &&
-        typeof y === 'number' &&
-        x >= rMinX &&
-        x <= rMaxX &&
-        y >= rMinY &&
-        y <= rMaxY
-      )
-    ) {
-      inside = false;
-      break;
-    }
-  }
+  // inside the root and nothing else is needed; otherwise look again, at the present ids only. In the
+  // plugged-in kernel where it runs (it takes the positions in for its pass there), else here.
+  const kernel = t.moveAll.kernel;
+  const staged = kernel === null ? -1 : kernel.inside(xs, ys, maxId, nb);
+  const inside = staged < 0 ? allInside(xs, ys, maxId, nb) : staged === 1;
   let outside = false;
   if (!inside) {
+    // Read after the kernel's call, which may have handed the tree new arrays (crowd/moveKernel.ts).
+    const idSlot = t.idSlot;
     for (let id = 0; id <= maxId; id++) {
       if (idSlot[id] < 0) continue;
       const x = xs[id];
@@ -90,6 +73,37 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
   }
   if (t.pool.compactDue) compactPool(t);
   if (movePass(t, xs, ys, maxId) > 0) settle(t);
+}
+
+/**
+ * Whether every entry of xs and ys up to maxId (present or not) is a number inside the root's rectangle
+ * `nb[0..3]`, edges included. Stops at the first entry outside (measured: 0.35-0.45 ms against 0.58-0.82
+ * for a pass that went on to the end folding a flag, 100,000 Float32Array entries out of the cache; 40-43
+ * against 56-64 us for 10,000 in the cache).
+ */
+function allInside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, nb: Float64Array): boolean {
+  const rMinX = nb[0];
+  const rMinY = nb[1];
+  const rMaxX = nb[2];
+  const rMaxY = nb[3];
+  for (let id = 0; id <= maxId; id++) {
+    const x = xs[id];
+    const y = ys[id];
+    // typeof: a BigInt64Array's entries are not numbers (the other inputs are typed arrays of numbers by now).
+    if (
+      !(
+        typeof x === 'number' &&
+        typeof y === 'number' &&
+        x >= rMinX &&
+        x <= rMaxX &&
+        y >= rMinY &&
+        y <= rMaxY
+      )
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

@@ -4,6 +4,10 @@
 // items that left their leaf are listed for the host, which re-files them in JavaScript in the same order.
 
 import {
+  BOX_MAX_X,
+  BOX_MAX_Y,
+  BOX_MIN_X,
+  BOX_MIN_Y,
   ID_LEAF,
   ID_SLOT,
   LEAVERS,
@@ -16,6 +20,32 @@ import {
   ROOT_MAX_X,
   ROOT_MAX_Y,
 } from './moveCall';
+
+/**
+ * Whether the new positions of every id up to MAX_ID (MOVE_XS, MOVE_YS, present or not) lie inside the box
+ * BOX_MIN_X..BOX_MAX_Y, edges included (moveAll's first check, which NaN fails): 1 if so, 0 at the first that
+ * does not.
+ */
+export function inside(c: usize): i32 {
+  return load<i32>(c, MOVE_WIDE) !== 0 ? insideOf<f64>(c) : insideOf<f32>(c);
+}
+
+function insideOf<T>(c: usize): i32 {
+  const xs = load<usize>(c, MOVE_XS);
+  const ys = load<usize>(c, MOVE_YS);
+  const maxId = load<i32>(c, MAX_ID);
+  const minX = load<f64>(c, BOX_MIN_X);
+  const minY = load<f64>(c, BOX_MIN_Y);
+  const maxX = load<f64>(c, BOX_MAX_X);
+  const maxY = load<f64>(c, BOX_MAX_Y);
+  const shift: usize = sizeof<T>() === 8 ? 3 : 2;
+  for (let id = 0; id <= maxId; id++) {
+    const x = <f64>load<T>(xs + ((<usize>id) << shift));
+    const y = <f64>load<T>(ys + ((<usize>id) << shift));
+    if (!(x >= minX && x <= maxX && y >= minY && y <= maxY)) return 0;
+  }
+  return 1;
+}
 
 /**
  * For every id up to MAX_ID present in the tree (ID_SLOT >= 0): its new position (MOVE_XS, MOVE_YS) is

@@ -26,5 +26,12 @@ export const MAX_ID = 44;
 /** 1: MOVE_XS and MOVE_YS hold f64; 0: f32. */
 export const MOVE_WIDE = 48;
 
+// f64 again.
+/** The root's rectangle, edges included, for the check that every new position is inside it (`inside`). */
+export const BOX_MIN_X = 56;
+export const BOX_MIN_Y = 64;
+export const BOX_MAX_X = 72;
+export const BOX_MAX_Y = 80;
+
 /** Bytes of the record. */
-export const MOVE_CALL_BYTES = 64;
+export const MOVE_CALL_BYTES = 96;

@@ -28,7 +28,7 @@ import { addPair, addSums } from './pair';
 import { rowJoin } from './row';
 
 export { gather } from './gather';
-export { stay } from './moveAll';
+export { inside, stay } from './moveAll';
 export { joinPairs } from './pairs';
 export { prepare, prepBytes } from './prepare';
 export { tempBytes } from './rowLayout';
