@@ -60,6 +60,8 @@ export interface MoveKernel {
   stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number;
   /** The ids `stay` listed (valid up to its count until the next call). */
   readonly leavers: Int32Array;
+  /** Their new positions, x, y per listed id (the same as xs[id], ys[id], read in the listed order). */
+  readonly leaverXY: Float64Array;
 }
 
 export class MoveAllScratch {

@@ -14,7 +14,7 @@
  *
  * Layout (byte offsets, 16-aligned, after the module's static data): the call's record (kernels/moveCall.ts),
  * pool x, y (f64 per slot), idSlot, idLeaf (i32 per id), the loose rectangles (f64 x 4 per node), the new x
- * and y (f64 or f32 per id), the leavers (i32 per id). Each region has room for the largest size seen, grown
+ * and y (f64 or f32 per id), the leavers (i32 per id) and their new x, y (f64 x 2 per id). Each region has room for the largest size seen, grown
  * by half again when it runs out.
  */
 
@@ -35,12 +35,13 @@ const align = (n: number): number => Math.ceil(n / 16) * 16;
 
 /** The kernel's moveAll pass over one crowd tree, which keeps that tree's positions and id tables. */
 export class WasmMove implements MoveKernel {
-  /** The ids the last pass listed (a view of the memory). */
+  /** The ids the last pass listed, and their new positions (x, y per id): views of the memory. */
   leavers: Int32Array = new Int32Array(0);
+  leaverXY: Float64Array = new Float64Array(0);
   /** undefined: not compiled yet; null: this engine cannot. */
   private x: Exports | null | undefined;
   private room = { slots: 0, ids: 0, nodes: 0 };
-  private at = { call: 0, xy: 0, idSlot: 0, idLeaf: 0, rect: 0, xs: 0, ys: 0, leavers: 0 };
+  private at = { call: 0, xy: 0, idSlot: 0, idLeaf: 0, rect: 0, xs: 0, ys: 0, leavers: 0, leaverXY: 0 };
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   // The tree's arrays as views of the memory (the tree holds these very objects while they are in place).
@@ -148,6 +149,7 @@ export class WasmMove implements MoveKernel {
       xs: take(room.ids * 8),
       ys: take(room.ids * 8),
       leavers: take(room.ids * 4),
+      leaverXY: take(room.ids * 16),
     };
     // Past the kernels' memory cap (1 GiB unless a test sets less), as where the memory cannot grow.
     if (!(p <= kernelMemoryCap())) return -1;
@@ -169,7 +171,9 @@ export class WasmMove implements MoveKernel {
     this.i32[mc.MOVE_XS >> 2] = at.xs;
     this.i32[mc.MOVE_YS >> 2] = at.ys;
     this.i32[mc.LEAVERS >> 2] = at.leavers;
+    this.i32[mc.LEAVER_XY >> 2] = at.leaverXY;
     this.leavers = new Int32Array(buffer, at.leavers, room.ids);
+    this.leaverXY = new Float64Array(buffer, at.leaverXY, 2 * room.ids);
     // Every view of the old regions is dropped (the memory may not have grown: they would still work, over
     // the new regions).
     this.rect = new Float64Array(0);

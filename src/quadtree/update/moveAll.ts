@@ -118,12 +118,13 @@ function movePass(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, ma
   const n = kernel === null ? -1 : kernel.stay(xs, ys, maxId);
   if (n < 0) return moveInPlace(t, xs, ys, maxId);
   const leavers = kernel!.leavers;
+  // Their positions as the kernel listed them, in order (xs[id] and ys[id] lie at random).
+  const at = kernel!.leaverXY;
   const p = t.moveAll.box;
   for (let k = 0; k < n; k++) {
-    const id = leavers[k];
-    p[0] = xs[id];
-    p[1] = ys[id];
-    refile(t, id, p);
+    p[0] = at[k << 1];
+    p[1] = at[(k << 1) + 1];
+    refile(t, leavers[k], p);
   }
   return n;
 }

@@ -10,6 +10,7 @@ import {
   BOX_MIN_Y,
   ID_LEAF,
   ID_SLOT,
+  LEAVER_XY,
   LEAVERS,
   MAX_ID,
   MOVE_RECT,
@@ -51,7 +52,7 @@ function insideOf<T>(c: usize): i32 {
  * For every id up to MAX_ID present in the tree (ID_SLOT >= 0): its new position (MOVE_XS, MOVE_YS) is
  * written into its slot of MOVE_XY where its leaf's loose rectangle (MOVE_RECT, by ID_LEAF) holds it (edges
  * included on the min sides, and on a max side only where it is the root's: core/geometry.ts's holds), else
- * its id is listed at LEAVERS. Returns how many were listed.
+ * its id is listed at LEAVERS and its position at LEAVER_XY. Returns how many were listed.
  */
 export function stay(c: usize): i32 {
   return load<i32>(c, MOVE_WIDE) !== 0 ? stayOf<f64>(c) : stayOf<f32>(c);
@@ -65,6 +66,7 @@ function stayOf<T>(c: usize): i32 {
   const xs = load<usize>(c, MOVE_XS);
   const ys = load<usize>(c, MOVE_YS);
   const leavers = load<usize>(c, LEAVERS);
+  const leaverXY = load<usize>(c, LEAVER_XY);
   const maxId = load<i32>(c, MAX_ID);
   const rootMaxX = load<f64>(c, ROOT_MAX_X);
   const rootMaxY = load<f64>(c, ROOT_MAX_Y);
@@ -89,6 +91,9 @@ function stayOf<T>(c: usize): i32 {
       store<f64>(o, y, 8);
     } else {
       store<i32>(leavers + ((<usize>n) << 2), id);
+      const o = leaverXY + ((<usize>n) << 4);
+      store<f64>(o, x);
+      store<f64>(o, y, 8);
       n++;
     }
   }

@@ -19,12 +19,15 @@ export const MOVE_XS = 32;
 export const MOVE_YS = 36;
 /** Out: the ids that left their leaf's loose rectangle, in increasing order. */
 export const LEAVERS = 40;
+/** Out: their new positions, f64 x, y per listed id (read in order: the ids' entries lie at random). */
+export const LEAVER_XY = 52;
 
 // i32 values.
 /** The largest id to look at. */
 export const MAX_ID = 44;
 /** 1: MOVE_XS and MOVE_YS hold f64; 0: f32. */
 export const MOVE_WIDE = 48;
+// (52: LEAVER_XY, above.)
 
 // f64 again.
 /** The root's rectangle, edges included, for the check that every new position is inside it (`inside`). */
