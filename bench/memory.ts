@@ -136,6 +136,14 @@ const FRAME_QUERIES: readonly FrameQueries[] = [
   { name: 'moveAll only (no queries)', control: false, scenePath: false, moves: 'moveAll', run: () => 0 },
   { name: 'move per point only (no queries)', control: false, scenePath: false, moves: 'move', run: () => 0 },
   {
+    name: "moveAll only, a crowd tree (the kernel's pass)",
+    control: false,
+    scenePath: false,
+    moves: 'moveAll',
+    crowd: true,
+    run: () => 0,
+  },
+  {
     name: 'moveAll + queryCircle into a reused array',
     control: false,
     scenePath: false,

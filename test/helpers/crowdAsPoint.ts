@@ -7,8 +7,12 @@
  */
 import type { QuadtreeOptions } from 'point-quadtree';
 import { CrowdQuadtree } from 'point-quadtree/crowd';
+import { setMoveKernelMinItems } from 'point-quadtree/internal/crowd/moveKernel';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { buildFrom } from 'point-quadtree/internal/update/build';
+
+// The suites' trees are small: every one runs the kernel's pass (a crowd tree needs 1,024 items by default).
+setMoveKernelMinItems(0);
 
 /** moveAll calls that returned, and those whose pass ran in the kernel (per test file). */
 export const movePasses = { calls: 0, wasm: 0 };

@@ -8,10 +8,12 @@
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
 import { checkInvariants, visitNodes } from 'point-quadtree/debug';
+import { setMoveKernelMinItems } from 'point-quadtree/internal/crowd/moveKernel';
 import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
+import { instrumented, leastBytesPerCall } from '../helpers/allocation';
 
 const W = 200;
 const bounds = { minX: 0, minY: 0, maxX: W, maxY: W };
@@ -62,9 +64,13 @@ function scatter(
   }
 }
 
+// Most trees here are smaller than the 1,024 items a crowd tree needs to run the kernel's pass by default.
+beforeAll(() => setMoveKernelMinItems(0));
+afterAll(() => setMoveKernelMinItems());
 afterEach(() => {
   setSeparationKernel('auto');
   setKernelMemoryCap();
+  setMoveKernelMinItems(0);
 });
 
 describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel', () => {
@@ -245,4 +251,90 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
     expect(wasm.lastMove.kernel).toBe('wasm');
     expect(dump(wasm)).toBe(dump(js));
   });
+
+  it('a tree of fewer than 1,024 items runs the JavaScript pass (each kernel pass holds an instance of its own)', () => {
+    setMoveKernelMinItems();
+    for (const [n, kernel] of [
+      [1023, 'js'],
+      [1024, 'wasm'],
+    ] as const) {
+      const xs = new Float64Array(n);
+      const ys = new Float64Array(n);
+      scatter(mulberry32(n), n, xs, ys, false);
+      const tree = CrowdQuadtree.from(
+        { bounds },
+        Int32Array.from({ length: n }, (_, i) => i),
+        xs,
+        ys,
+      );
+      tree.moveAll(xs, ys);
+      expect(tree.lastMove.kernel, `${n} items`).toBe(kernel);
+    }
+  });
+
+  it.skipIf(instrumented)(
+    'allocates no more per frame than the JavaScript pass: one pair of arrays, two in turn, the largest id coming and going',
+    () => {
+      // Each pattern on a crowd tree and on a PointQuadtree of the same items, in the same harness: the
+      // kernel's path must add nothing (the harness's own bytes, and the JavaScript tree's, are the baseline).
+      const n = 2000;
+      const rnd = mulberry32(13);
+      const make = () => {
+        const xs = new Float32Array(n + 100);
+        const ys = new Float32Array(n + 100);
+        scatter(rnd, n + 100, xs, ys, false);
+        return { xs, ys };
+      };
+      type Pair = { xs: Float32Array; ys: Float32Array };
+      const a = make();
+      const b = make();
+      const ids = Int32Array.from({ length: n }, (_, i) => i);
+      const options = { bounds, maxItems: 8 };
+      const crowd = CrowdQuadtree.from(options, ids, a.xs.subarray(0, n), a.ys.subarray(0, n));
+      const js = PointQuadtree.from(options, ids, a.xs.subarray(0, n), a.ys.subarray(0, n));
+      const step = (tree: PointQuadtree, p: Pair) => {
+        for (let i = 0; i < n; i += 7) p.xs[i] = Math.min(W, Math.max(0, p.xs[i] + (rnd() - 0.5)));
+        tree.moveAll(p.xs, p.ys);
+      };
+      const patterns: [string, (tree: PointQuadtree) => (count: number) => number][] = [
+        [
+          'one pair of arrays',
+          (tree) => (count) => {
+            for (let k = 0; k < count; k++) step(tree, a);
+            return tree.size;
+          },
+        ],
+        [
+          'two pairs in turn',
+          (tree) => (count) => {
+            for (let k = 0; k < count; k++) step(tree, k & 1 ? a : b);
+            return tree.size;
+          },
+        ],
+        [
+          'the largest id removed and inserted again',
+          (tree) => (count) => {
+            for (let k = 0; k < count; k++) {
+              if (k & 1) tree.insert(n - 1, a.xs[n - 1], a.ys[n - 1]);
+              else tree.remove(n - 1);
+              step(tree, a);
+            }
+            return tree.size;
+          },
+        ],
+      ];
+      for (const [name, pattern] of patterns) {
+        const withKernel = pattern(crowd);
+        const withoutKernel = pattern(js);
+        withKernel(2000);
+        withoutKernel(2000);
+        expect(crowd.lastMove.kernel, name).toBe('wasm');
+        // 12 rounds of 100 frames each (more only while the least is 64 bytes a frame or more: the JavaScript
+        // tree's own bytes would keep the default's 8 from ever stopping early).
+        const bytes = leastBytesPerCall(withKernel, 100, 12, 64);
+        const baseline = leastBytesPerCall(withoutKernel, 100, 12, 64);
+        expect(bytes, `${name}: ${bytes} against ${baseline} bytes a frame`).toBeLessThan(baseline + 8);
+      }
+    },
+  );
 });

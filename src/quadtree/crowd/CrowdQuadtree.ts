@@ -58,8 +58,9 @@ export class CrowdQuadtree extends PointQuadtree {
   /**
    * As {@link PointQuadtree.moveAll}, with the pass over the ids in the WebAssembly kernel where it runs (the
    * same tree: the items that left their leaf are re-filed after the pass, in id order, in JavaScript). While
-   * the kernel runs it, the tree keeps its item positions and id tables in the kernel's memory (about 24 bytes
-   * per item and id, besides the module's copy of each call's new positions: 8 or 16 bytes per id).
+   * the kernel runs it, the tree keeps its item positions and id tables in the memory of its own instance of the
+   * kernel (beside them: each call's new positions, the leavers' list and the rectangles, about 36 bytes per id
+   * and 32 per node). Trees of fewer than 1,024 items run the JavaScript pass.
    * @throws as {@link PointQuadtree.moveAll}.
    */
   override moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {

@@ -33,6 +33,20 @@ export interface MoveRun {
 
 const align = (n: number): number => Math.ceil(n / 16) * 16;
 
+/**
+ * Trees with fewer items run the JavaScript pass: each tree that runs the kernel's has an instance (and a
+ * memory) of its own, at least 64 KiB and an engine's reservation of address space, which thousands of small
+ * live trees would exhaust (a reviewer's 12,000 trees of 3 items stalled), for a pass that saves them
+ * microseconds. Tests set it lower (setMoveKernelMinItems).
+ */
+const DEFAULT_MIN_ITEMS = 1024;
+let minItems = DEFAULT_MIN_ITEMS;
+
+/** Sets the fewest items a tree needs to run moveAll's pass in the kernel (for tests); none: the default. */
+export function setMoveKernelMinItems(items = DEFAULT_MIN_ITEMS): void {
+  minItems = items;
+}
+
 /** The kernel's moveAll pass over one crowd tree, which keeps that tree's positions and id tables. */
 export class WasmMove implements MoveKernel {
   /** The ids the last pass listed, and their new positions (x, y per id): views of the memory. */
@@ -40,8 +54,13 @@ export class WasmMove implements MoveKernel {
   leaverXY: Float64Array = new Float64Array(0);
   /** undefined: not compiled yet; null: this engine cannot. */
   private x: Exports | null | undefined;
-  private room = { slots: 0, ids: 0, nodes: 0 };
+  private room = { slots: 0, ids: 0, nodes: 0, stage: 0 };
   private at = { call: 0, xy: 0, idSlot: 0, idLeaf: 0, rect: 0, xs: 0, ys: 0, leavers: 0, leaverXY: 0 };
+  /**
+   * The sizes (slots, ids, nodes, positions) and the cap for which the memory could not be laid out: not
+   * tried again while they stay.
+   */
+  private readonly failed = new Float64Array(5);
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   // The tree's arrays as views of the memory (the tree holds these very objects while they are in place).
@@ -54,11 +73,9 @@ export class WasmMove implements MoveKernel {
   private rectFrom: Float64Array | null = null;
   private stageX: Float32Array | Float64Array = new Float64Array(0);
   private stageY: Float32Array | Float64Array = new Float64Array(0);
-  // The callers' last inputs and views of their first entries (made again only when the inputs change).
-  private fromX: unknown = null;
-  private fromY: unknown = null;
-  private headX: Float32Array | Float64Array | null = null;
-  private headY: Float32Array | Float64Array | null = null;
+  // The callers' last inputs longer than the positions' region, and views of their first entries.
+  private readonly from: unknown[] = [null, null];
+  private readonly heads: (Float32Array | Float64Array | null)[] = [null, null];
   /** `inside` took this moveAll's positions in (its `stay` uses them). */
   private staged = false;
 
@@ -102,38 +119,68 @@ export class WasmMove implements MoveKernel {
    * JavaScript pass must run (see {@link CrowdQuadtree.lastMove}).
    */
   private take(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, taken: boolean): boolean {
-    if (!wasmWanted()) return false;
+    if (!wasmWanted() || this.t.size < minItems || !isFloatArray(xs) || !isFloatArray(ys)) return false;
     if (this.x === undefined) this.x = compileKernel();
     const x = this.x;
     if (x === null) return false;
-    const laid = this.fit(x, maxId + 1);
+    const laid = this.fit(x, maxId + 1, Math.max(lengthOf(view(xs)), lengthOf(view(ys))));
     if (laid < 0) return false;
     if (laid === 0 && taken) return true;
-    if (!this.copyPositions(xs, ys, maxId + 1)) return false;
+    this.copyPositions(xs, ys, maxId + 1);
     this.i32[mc.MAX_ID >> 2] = maxId;
-    this.i32[mc.MOVE_WIDE >> 2] = this.stageX instanceof Float64Array ? 1 : 0;
     return true;
   }
 
   /**
    * Lays the regions out again (and grows the memory) when one lacks room for the tree's arrays or `ids` new
-   * positions; first the tree gets copies of the arrays it holds in the memory. 0: nothing to do; 1: laid out
-   * again (the positions must be copied in again); -1, with the tree holding its copies, when the memory
-   * cannot grow or would pass the kernels' cap (wasmLayout.ts).
+   * positions (room for the callers' whole arrays of `inputs` entries too, where that is at most 4 times as
+   * many: they are then copied whole, with no view of their first entries to make); first the tree gets
+   * copies of the arrays it holds in the memory. 0: nothing to do; 1: laid out again (the positions must be
+   * copied in again); -1, with the tree holding its copies, when the memory cannot grow or would pass the
+   * kernels' cap (wasmLayout.ts), or could not for these sizes before.
    */
-  private fit(x: Exports, ids: number): number {
+  private fit(x: Exports, ids: number, inputs: number): number {
     const t = this.t;
     const slots = lengthOf(t.pool.xy) >> 1;
     const idRoom = Math.max(lengthOf(t.idSlot), ids);
     const nodes = lengthOf(t.nodeLoose) >> 2;
+    const stage = inputs <= 4 * idRoom ? Math.max(inputs, idRoom) : idRoom;
     const r = this.room;
-    if (slots <= r.slots && idRoom <= r.ids && nodes <= r.nodes && this.i32.buffer === x.memory.buffer) {
+    if (
+      slots <= r.slots &&
+      idRoom <= r.ids &&
+      nodes <= r.nodes &&
+      stage <= r.stage &&
+      this.i32.buffer === x.memory.buffer
+    ) {
       return 0;
     }
+    const f = this.failed;
+    const cap = kernelMemoryCap();
+    if (slots === f[0] && idRoom === f[1] && nodes === f[2] && stage === f[3] && cap === f[4]) return -1;
+    // Apart: its closures would make V8 allocate this function's context on every call, the calls with room
+    // (every frame) included.
+    if (this.relayout(x, slots, idRoom, nodes, stage)) return 1;
+    f[0] = slots;
+    f[1] = idRoom;
+    f[2] = nodes;
+    f[3] = stage;
+    f[4] = cap;
+    return -1;
+  }
+
+  /** fit's work when a region lacks room: new sizes and offsets, the memory grown; false where it cannot. */
+  private relayout(x: Exports, slots: number, idRoom: number, nodes: number, stage: number): boolean {
     this.release();
+    const r = this.room;
     const grow = (need: number, have: number): number =>
       need <= have ? have : Math.max(need, Math.ceil(have * 1.5));
-    const room = { slots: grow(slots, r.slots), ids: grow(idRoom, r.ids), nodes: grow(nodes, r.nodes) };
+    const room = {
+      slots: grow(slots, r.slots),
+      ids: grow(idRoom, r.ids),
+      nodes: grow(nodes, r.nodes),
+      stage: grow(stage, r.stage),
+    };
     let p = align(x.heapBase());
     const take = (bytes: number): number => {
       const here = p;
@@ -146,18 +193,18 @@ export class WasmMove implements MoveKernel {
       idSlot: take(room.ids * 4),
       idLeaf: take(room.ids * 4),
       rect: take(room.nodes * 32),
-      xs: take(room.ids * 8),
-      ys: take(room.ids * 8),
+      xs: take(room.stage * 8),
+      ys: take(room.stage * 8),
       leavers: take(room.ids * 4),
       leaverXY: take(room.ids * 16),
     };
     // Past the kernels' memory cap (1 GiB unless a test sets less), as where the memory cannot grow.
-    if (!(p <= kernelMemoryCap())) return -1;
+    if (!(p <= kernelMemoryCap())) return false;
     const pages = Math.ceil(p / 65536) - x.memory.buffer.byteLength / 65536;
     try {
       if (pages > 0) x.memory.grow(pages);
     } catch {
-      return -1;
+      return false;
     }
     this.room = room;
     this.at = at;
@@ -179,7 +226,7 @@ export class WasmMove implements MoveKernel {
     this.rect = new Float64Array(0);
     this.rectVersion = -1;
     this.stageX = this.stageY = new Float64Array(0);
-    return 1;
+    return true;
   }
 
   /** The tree gets copies of the arrays it holds in the memory (before the memory moves or grows). */
@@ -228,34 +275,46 @@ export class WasmMove implements MoveKernel {
   }
 
   /**
-   * The first `n` new positions into the memory (f32 where both inputs are Float32Array, else f64). False,
-   * copying nothing, for inputs of any other element type (the JavaScript pass reads those).
+   * The new positions into the memory, f32 where both inputs are Float32Array, else f64 (take has checked
+   * that both are one or the other): each input whole where the region holds it, else its first `n` entries
+   * (through a view of them, made again only when the inputs change).
    */
-  private copyPositions(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): boolean {
-    if (xs !== this.fromX || ys !== this.fromY || this.headX === null || lengthOf(this.headX) !== n) {
-      this.headX = prefixView(xs as unknown as ArrayBufferView, n);
-      this.headY = prefixView(ys as unknown as ArrayBufferView, n);
-      this.fromX = xs;
-      this.fromY = ys;
+  private copyPositions(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number): void {
+    const narrow = typedArrayType(xs) === 'Float32Array' && typedArrayType(ys) === 'Float32Array';
+    if (lengthOf(this.stageX) === 0 || this.stageX instanceof Float32Array !== narrow) {
+      const buffer = this.leavers.buffer;
+      const room = this.room.stage;
+      const { xs: ax, ys: ay } = this.at;
+      this.stageX = narrow ? new Float32Array(buffer, ax, room) : new Float64Array(buffer, ax, room);
+      this.stageY = narrow ? new Float32Array(buffer, ay, room) : new Float64Array(buffer, ay, room);
     }
-    const hx = this.headX;
-    const hy = this.headY;
-    if (hx === null || hy === null) {
-      this.fromX = null;
-      return false;
-    }
-    const narrow = typedArrayType(hx) === 'Float32Array' && typedArrayType(hy) === 'Float32Array';
-    const buffer = this.leavers.buffer;
-    if (lengthOf(this.stageX) !== n || this.stageX instanceof Float32Array !== narrow) {
-      this.stageX = narrow
-        ? new Float32Array(buffer, this.at.xs, n)
-        : new Float64Array(buffer, this.at.xs, n);
-      this.stageY = narrow
-        ? new Float32Array(buffer, this.at.ys, n)
-        : new Float64Array(buffer, this.at.ys, n);
-    }
-    copyInto(this.stageX, hx);
-    copyInto(this.stageY, hy);
-    return true;
+    const room = lengthOf(this.stageX);
+    copyInto(this.stageX, lengthOf(view(xs)) <= room ? xs : this.head(xs, n, 0));
+    copyInto(this.stageY, lengthOf(view(ys)) <= room ? ys : this.head(ys, n, 1));
+    this.i32[mc.MOVE_WIDE >> 2] = narrow ? 0 : 1;
   }
+
+  /** A view of the first `n` entries of input `k` (0: xs, 1: ys), kept while the input and `n` stay. */
+  private head(a: ArrayLike<number>, n: number, k: number): Float32Array | Float64Array {
+    const from = this.from;
+    const heads = this.heads;
+    let h = heads[k];
+    if (from[k] !== a || h === null || lengthOf(h) !== n) {
+      h = prefixView(view(a), n)!;
+      heads[k] = h;
+      from[k] = a;
+    }
+    return h;
+  }
+}
+
+/** Whether `a` is a Float32Array or a Float64Array (by the engine's own tag). */
+function isFloatArray(a: ArrayLike<number>): boolean {
+  const type = typedArrayType(a);
+  return type === 'Float32Array' || type === 'Float64Array';
+}
+
+/** An input take has found to be a Float32Array or Float64Array, as the typed array it is. */
+function view(a: ArrayLike<number>): ArrayBufferView {
+  return a as unknown as ArrayBufferView;
 }

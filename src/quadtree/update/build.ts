@@ -14,7 +14,7 @@ import {
   snapshot,
 } from '../core/checks';
 import { extendBox, growToCover, midpoint, quadrant } from '../core/geometry';
-import { copyItem } from '../core/ItemPool';
+import { copyItem, type ItemPool } from '../core/ItemPool';
 import { leavesBelow } from '../core/leaves';
 import { allocGroup, ensureIdCapacity, initChildren, resizeNodes, syncLoose } from '../core/nodes';
 import { canSplit } from '../core/split';
@@ -285,6 +285,51 @@ function buildLeaf(
  * where they are when all lie in one quadrant): the quadrants' ends into t.quadAt[0..2]. Returns where the
  * items are now (0: the pool, 1: the scratch).
  */
+/**
+ * splitRange's count: each item's quadrant of the split point `split` (x, y) into quad[i], and how many fall
+ * in each into at[0..3]. Its own function, as scatterItems: a loop inside splitRange got it compiled on the
+ * stack (on-stack replacement) before the code after the loop had ever run, and that compiled code, kept and
+ * entered again by later calls, deoptimized after the loop for want of type feedback on every call (324
+ * deoptimizations in 3,000 frames of a 20,000-point crowd whose root grows and is rebuilt; each allocates).
+ */
+function countQuadrants(
+  fromXY: Float64Array,
+  quad: Uint8Array,
+  at: Int32Array,
+  split: Float64Array,
+  lo: number,
+  hi: number,
+): void {
+  const mx = split[0];
+  const my = split[1];
+  at[0] = at[1] = at[2] = at[3] = 0;
+  for (let i = lo; i < hi; i++) {
+    const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
+    quad[i] = q;
+    at[q]++;
+  }
+}
+
+/**
+ * splitRange's scatter: items lo..hi-1 of (fromXY, fromId) to their quadrants' next places `at[quad[i]]` in
+ * the scratch (`scratch`) or, where it is null, in the pool. A function of its own, as countQuadrants: no loop
+ * in splitRange, whose code after a loop deoptimized on every call once the loop was compiled on the stack.
+ */
+function scatterItems(
+  fromXY: Float64Array,
+  fromId: Int32Array,
+  scratch: BuildScratch | null,
+  pool: ItemPool,
+  quad: Uint8Array,
+  at: Int32Array,
+  lo: number,
+  hi: number,
+): void {
+  const toXY = scratch === null ? pool.xy : scratch.xy;
+  const toId = scratch === null ? pool.ids : scratch.ids;
+  for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
+}
+
 function splitRange(
   t: TreeState,
   scratch: BuildScratch,
@@ -312,12 +357,7 @@ function splitRange(
   // Counts and offsets indexed by quadrant: quadrants of scattered points are random, and a chain of
   // branches on them would mispredict about every other point.
   const at = t.quadAt;
-  at[0] = at[1] = at[2] = at[3] = 0;
-  for (let i = lo; i < hi; i++) {
-    const q = quadrant(fromXY[i << 1], fromXY[(i << 1) + 1], mx, my);
-    quad[i] = q;
-    at[q]++;
-  }
+  countQuadrants(fromXY, quad, at, t.splitAt, lo, hi);
   const cnt = hi - lo;
   const c0 = at[0];
   const c1 = at[1];
@@ -326,19 +366,17 @@ function splitRange(
   const e1 = e0 + c1;
   const e2 = e1 + c2;
   let next = side;
-  // Computed on every call, not in the branch: optimized before the branch ran, the engine (V8 in Node 20)
-  // left the subtraction without type feedback and deoptimized there on every split that scattered
-  // (176 deoptimizations in 600 frames of the scene at 10,000 enemies, each a slow finish of the call).
+  // Computed on every call, not in the branch (the engine had deoptimized there on every split that
+  // scattered, 176 times in 600 frames of the scene at 10,000 enemies: the loops then inside this function
+  // were the cause, see countQuadrants).
   const other = 1 - side;
   // All in one quadrant (common on clustered data, many levels deep): the order is already right.
   if (c0 !== cnt && c1 !== cnt && c2 !== cnt && e2 !== lo) {
-    const toXY = side === 0 ? scratch.xy : xy;
-    const toId = side === 0 ? scratch.ids : sid;
     at[0] = lo;
     at[1] = e0;
     at[2] = e1;
     at[3] = e2;
-    for (let i = lo; i < hi; i++) copyItem(fromXY, fromId, i, toXY, toId, at[quad[i]]++);
+    scatterItems(fromXY, fromId, side === 0 ? scratch : null, t.pool, quad, at, lo, hi);
     next = other;
   }
   at[0] = e0;
