@@ -475,10 +475,13 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(shape(bulk)).toEqual(shape(oneByOne));
     // The stray leaves: both come down to the smallest doubling that holds -1, then to the bounds.
     for (const id of [40, 41]) {
+      const version = bulk.version;
       bulk.remove(id);
       oneByOne.remove(id);
       checkInvariants(bulk);
       expect(shape(bulk)).toEqual(shape(oneByOne));
+      // The root shrank and the nodes were rebuilt under it: the version moved on.
+      expect(bulk.version).toBeGreaterThan(version);
     }
     expect(bulk.bounds).toEqual(bounds);
   });

@@ -420,6 +420,8 @@ describe('structural rules', () => {
       { size: 1, nodes: 1, leaves: 1, depth: 0 },
     ]);
     expect(one.queryRect(0, 0, 16, 16)).toEqual([0]);
+    // Building the node structure is a change of it: the version moved on from the constructor's.
+    expect(one.version).toBeGreaterThan(fresh.version);
     // The largest id is 0: moveAll takes arrays of one entry.
     one.moveAll([5], [6]);
     expect(one.queryCircle(5, 6, 0)).toEqual([0]);
