@@ -218,6 +218,42 @@ describe('PointQuadtree.from input errors', () => {
   it('arrays of different lengths', () => {
     expect(() => PointQuadtree.from(options, [0, 1], [1, 2], [1])).toThrow(RangeError);
   });
+  it('arrays of different lengths, whichever is off: RangeError naming the three lengths', () => {
+    const same = /^PointQuadtree: from: ids, xs and ys must have the same length, got /;
+    expect(() => PointQuadtree.from(options, [0, 1], [1], [1, 2])).toThrow(same);
+    expect(() => PointQuadtree.from(options, [0, 1], [1], [1, 2])).toThrow(/got 2, 1, 2$/);
+    expect(() => PointQuadtree.from(options, [0, 1], [1, 2, 3], [1, 2])).toThrow(/got 2, 3, 2$/);
+    expect(() => PointQuadtree.from(options, [0], [1, 2], [1, 2])).toThrow(/got 1, 2, 2$/);
+  });
+  it('a bad first entry (index 0) is reported like any other', () => {
+    expect(() => PointQuadtree.from(options, [-4, 1], [1, 2], [1, 2])).toThrow(/id must be .*got -4$/);
+    expect(() => PointQuadtree.from(options, [0, 1], [Number.NaN, 2], [1, 2])).toThrow(
+      /xs\[0\] must be a finite number, got NaN$/,
+    );
+    expect(() => PointQuadtree.from(options, [0], [1], [Number.POSITIVE_INFINITY])).toThrow(
+      /ys\[0\] must be a finite number, got Infinity$/,
+    );
+  });
+  it('an id above MAX_ID: RangeError naming it', () => {
+    expect(() => PointQuadtree.from(options, [0, PointQuadtree.MAX_ID + 1], [1, 2], [1, 2])).toThrow(
+      /^PointQuadtree: id must be an integer from 0 to 33554431, got 33554432$/,
+    );
+  });
+  it('MAX_ID itself is an id (from, remove, insert, move): the range is closed', () => {
+    // Ids index dense arrays: this tree holds about 270 MB of id tables, for a moment.
+    const max = PointQuadtree.MAX_ID;
+    const tree = PointQuadtree.from(options, [max], [1], [2]);
+    expect(tree.queryCircle(1, 2, 0)).toEqual([max]);
+    expect(tree.remove(max)).toBe(true);
+    tree.insert(max, 3, 4);
+    tree.move(max, 5, 6);
+    expect(tree.queryCircle(5, 6, 0)).toEqual([max]);
+  });
+  it('a non-finite y, named by its index', () => {
+    expect(() => PointQuadtree.from(options, [0, 1], [1, 2], [1, Number.NaN])).toThrow(
+      /^PointQuadtree: ys\[1\] must be a finite number, got NaN$/,
+    );
+  });
   it('a repeated id', () => {
     expect(() => PointQuadtree.from(options, [0, 1, 0], [1, 2, 3], [1, 2, 3])).toThrow(
       /id 0 appears more than once/,

@@ -461,6 +461,31 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(sorted(tree.queryRect(-1, 0, 1.7e308, 5))).toEqual([0, 1, 2]);
   });
 
+  it('from() where doubling would overflow: the refitted tree inserting one by one makes, and it shrinks back alike', () => {
+    // The populated tree's points, a far stray in x and one just below the bounds.
+    const ids = [...Array.from({ length: 40 }, (_, i) => i), 40, 41];
+    const xs = [...ids.slice(0, 40).map((i) => (i * 37) % 100), 1.7e308, 30];
+    const ys = [...ids.slice(0, 40).map((i) => (i * 53) % 100), 20, -1];
+    const options = { bounds, maxItems: 2 };
+    const bulk = PointQuadtree.from(options, ids, xs, ys);
+    const oneByOne = new PointQuadtree(options);
+    for (let i = 0; i < ids.length; i++) oneByOne.insert(ids[i], xs[i], ys[i]);
+    const shape = (t: PointQuadtree) => ({ bounds: t.bounds, stats: treeStats(t) });
+    expect(bulk.bounds).toEqual({ minX: 0, minY: -1, maxX: 1.7e308, maxY: 100 });
+    expect(shape(bulk)).toEqual(shape(oneByOne));
+    // The stray leaves: both come down to the smallest doubling that holds -1, then to the bounds.
+    for (const id of [40, 41]) {
+      const version = bulk.version;
+      bulk.remove(id);
+      oneByOne.remove(id);
+      checkInvariants(bulk);
+      expect(shape(bulk)).toEqual(shape(oneByOne));
+      // The root shrank and the nodes were rebuilt under it: the version moved on.
+      expect(bulk.version).toBeGreaterThan(version);
+    }
+    expect(bulk.bounds).toEqual(bounds);
+  });
+
   const far: [string, (t: PointQuadtree) => unknown][] = [
     ['insert', (t) => t.insert(200, -1.7e308, 1)],
     ['move', (t) => t.move(3, -1.7e308, 1)],

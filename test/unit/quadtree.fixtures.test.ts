@@ -399,6 +399,47 @@ describe('structural rules', () => {
     expect(treeStats(tree)).toEqual({ size: 0, nodes: 1, leaves: 1, depth: 0 });
   });
 
+  it('from() with no items is the tree the constructor makes; with one item, a root leaf holding it', () => {
+    const none = PointQuadtree.from({ bounds, maxItems: 1 }, [], new Float64Array(0), []);
+    checkInvariants(none);
+    const fresh = new PointQuadtree({ bounds, maxItems: 1 });
+    expect([none.size, none.bounds, none.version, treeStats(none)]).toEqual([
+      0,
+      fresh.bounds,
+      fresh.version,
+      treeStats(fresh),
+    ]);
+    expect(none.has(0)).toBe(false);
+    none.insert(0, 2, 3);
+    expect(none.queryCircle(2, 3, 0)).toEqual([0]);
+    const one = PointQuadtree.from({ bounds, maxItems: 1 }, [0], [3], [4]);
+    checkInvariants(one);
+    expect([one.size, one.bounds, treeStats(one)]).toEqual([
+      1,
+      bounds,
+      { size: 1, nodes: 1, leaves: 1, depth: 0 },
+    ]);
+    expect(one.queryRect(0, 0, 16, 16)).toEqual([0]);
+    // Building the node structure is a change of it: the version moved on from the constructor's.
+    expect(one.version).toBeGreaterThan(fresh.version);
+    // The largest id is 0: moveAll takes arrays of one entry.
+    one.moveAll([5], [6]);
+    expect(one.queryCircle(5, 6, 0)).toEqual([0]);
+  });
+
+  it('from() grows the root by doubling to cover all its points at once', () => {
+    const ids = [0, 1, 2, 3];
+    const xs = [20, 1, 5, 9];
+    const ys = [1, -3, 5, 9];
+    const bulk = PointQuadtree.from({ bounds, maxItems: 1 }, ids, xs, ys);
+    checkInvariants(bulk);
+    // One doubling holds both strays (x 20, y -3): 32 wide, toward +x and -y. A root fitted to the points
+    // instead would be 0..20 by -3..16. (Inserting them one by one doubles twice: x 20 first takes the
+    // root toward +y.)
+    expect(bulk.bounds).toEqual({ minX: 0, minY: -16, maxX: 32, maxY: 16 });
+    expect(sorted(bulk.queryRect(-100, -100, 100, 100))).toEqual(ids);
+  });
+
   it('clear empties the tree and restores the original bounds', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1 });
     for (let i = 0; i < 100; i++) tree.insert(i, i, -i);
