@@ -29,15 +29,29 @@ function outputs(n: number) {
   return { counts: new Int32Array(n), sumX: new Float32Array(n), sumY: new Float32Array(n) };
 }
 
-function median(values: number[]): number {
+/** The upper median (the middle entry once sorted): the rows' medians. */
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[s.length >> 1];
 }
 
 /** CPU ms (user + system) since `from`. */
-function cpuSince(from: NodeJS.CpuUsage): number {
+export function cpuSince(from: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(from);
   return (used.user + used.system) / 1000;
+}
+
+/**
+ * The scene's simulation of `n` enemies wandering on `level` with crowd mode on (the scene's settings, then
+ * the level's, then `overrides`), its settings, and the ids 0..n-1 its trees hold.
+ */
+export function wanderingScene(n: number, level: Level, overrides: Partial<Settings>) {
+  const settings = { ...DEFAULT_SETTINGS, ...level.settings, enemies: n, moving: true, crowdMode: true };
+  Object.assign(settings, overrides);
+  const sim = new Simulation(level, settings, n);
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  return { sim, settings, ids };
 }
 
 /**
@@ -52,12 +66,8 @@ export function gridRow(
   frames: number,
   warmup: number,
 ): string {
-  const settings = { ...DEFAULT_SETTINGS, ...level.settings, enemies: n, moving: true, crowdMode: true };
-  Object.assign(settings, overrides);
-  const sim = new Simulation(level, settings, n);
+  const { sim, settings, ids } = wanderingScene(n, level, overrides);
   const r = settings.crowdRadius;
-  const ids = new Int32Array(n);
-  for (let i = 0; i < n; i++) ids[i] = i;
   const tree = CrowdQuadtree.from(sim.treeOptions(), ids, sim.xs, sim.zs);
   const grid = new UniformGrid();
   const ofTree = outputs(n);

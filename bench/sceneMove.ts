@@ -8,18 +8,13 @@
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree } from 'point-quadtree/crowd';
 import type { Level } from '../src/sim/level';
-import { DEFAULT_SETTINGS, type Settings } from '../src/sim/settings';
-import { Simulation } from '../src/sim/simulation';
+import type { Settings } from '../src/sim/settings';
+import { cpuSince, median, wanderingScene } from './sceneGrid';
 import { gc, sink } from './timing';
 
 const DT = 1 / 60;
 
 export const MOVE_HEADER = ' enemies  level     kernel cpu   js cpu  kernel/js  kernel wall  js wall   pass';
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 
 /** The ids within `r` of (x, y), sorted, as one string. */
 function around(tree: PointQuadtree, x: number, y: number, r: number): string {
@@ -41,11 +36,7 @@ export function moveRow(
   frames: number,
   warmup: number,
 ): string {
-  const settings = { ...DEFAULT_SETTINGS, ...level.settings, enemies: n, moving: true, crowdMode: true };
-  Object.assign(settings, overrides);
-  const sim = new Simulation(level, settings, n);
-  const ids = new Int32Array(n);
-  for (let i = 0; i < n; i++) ids[i] = i;
+  const { sim, ids } = wanderingScene(n, level, overrides);
   const options = sim.treeOptions();
   const kernel = CrowdQuadtree.from(options, ids, sim.xs, sim.zs);
   const js = PointQuadtree.from(options, ids, sim.xs, sim.zs);
@@ -56,8 +47,7 @@ export function moveRow(
     const t0 = performance.now();
     tree.moveAll(sim.xs, sim.zs);
     w.push(performance.now() - t0);
-    const used = process.cpuUsage(c0);
-    c.push((used.user + used.system) / 1000);
+    c.push(cpuSince(c0));
   };
   gc();
   for (let f = 0; f < warmup + frames; f++) {
