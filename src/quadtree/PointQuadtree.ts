@@ -205,17 +205,16 @@ export class PointQuadtree {
         t.pool.xy[(slot << 1) + 1] = y;
         return;
       }
+      // Out of its leaf: the point goes on in the scratch array, never as an argument (where this is inlined
+      // into the caller's loop, a number handed to a function that is not would be boxed: 16 bytes a move).
+      this.arg[0] = x;
+      this.arg[1] = y;
+      moveOut(t, id, this.arg);
+      return;
     }
-    // Checked before the scratch array converts anything (a Float64Array would turn null into 0).
-    if (!this.has(id)) {
-      checkId(id);
-      throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
-    }
-    checkCoordinate('x', x);
-    checkCoordinate('y', y);
-    this.arg[0] = x;
-    this.arg[1] = y;
-    moveOut(t, id, this.arg);
+    // An id not in the tree or a coordinate that is not a finite number (named before the scratch array
+    // converts anything: a Float64Array would turn null into 0). Apart, to keep this small enough to inline.
+    refuseMove(this, id, x, y);
   }
 
   /**
@@ -407,4 +406,18 @@ export class PointQuadtree {
   [INTERNALS](): QuadtreeInternals {
     return this.t;
   }
+}
+
+/**
+ * move's errors (it found `id` absent or a coordinate not a finite number): throws the error that names why.
+ * Never returns.
+ */
+function refuseMove(tree: PointQuadtree, id: number, x: number, y: number): void {
+  if (!tree.has(id)) {
+    checkId(id);
+    throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
+  }
+  checkCoordinate('x', x);
+  checkCoordinate('y', y);
+  throw new Error(`${NAME}: move(${id}, ${x}, ${y}) was refused, but no check named why`);
 }
