@@ -76,6 +76,8 @@ export interface AllocResult {
   readonly bytes: number;
   /** Garbage collections that ran during the frames. */
   readonly gcs: number;
+  /** Frames run before the measured ones (see settle). */
+  readonly warmUp: number;
   /** True if this is the control that is meant to allocate. */
   readonly control: boolean;
   /** True if this is what the scene does every frame (the zero-allocation target is about that path). */
@@ -86,6 +88,32 @@ export interface AllocResult {
 const ALLOC_QUERIES_PER_FRAME = 100;
 /** Rounds of `allocFrames` frames each; the best one is reported. */
 const ALLOC_ROUNDS = 3;
+
+/** Frames of one warm-up round past the first `frames` (see settle). */
+const SETTLE_ROUND = 250;
+/** Warm-up rounds past the first `frames` at most (see settle). */
+const SETTLE_ROUNDS = 12;
+
+/**
+ * Runs warm-up rounds of SETTLE_ROUND frames until one allocates under 16 bytes a frame with no gc (or
+ * SETTLE_ROUNDS have run); returns the frames run. Why: V8 optimises a function once it has run enough of its
+ * own bytecode, and a function called once a frame (moveAll's entry, the kernels' hosts, the separation's
+ * entry: short, with no loop of their own) gets there only after 1,000 to 2,500 frames. Until then it runs in
+ * the interpreter or the baseline compiler, which box every floating-point number they load from a typed
+ * array or compute (16 bytes each): a few hundred bytes a frame at first, fewer as each function is
+ * optimised (measured at N = 1e5 on the crowd frame, frames 0-499: 935 bytes a frame, 1,000-1,499: 214,
+ * 2,000-2,499: 48, 2,500-2,999: 7). That is the engine's warm-up, not the path's allocation; an allocation
+ * the path makes every frame never goes under the bar, and the rounds after warm-up measure it.
+ */
+function settle(runFrames: (count: number) => number, overhead: number, frames: number): number {
+  let ran = 0;
+  for (let round = 0; round < SETTLE_ROUNDS && ran < 4 * frames; round++) {
+    const r = allocatedDuring(() => runFrames(SETTLE_ROUND));
+    ran += SETTLE_ROUND;
+    if (r.gcs === 0 && r.objects - overhead < 16 * SETTLE_ROUND) break;
+  }
+  return ran;
+}
 
 /** The optional typed query of our tree. */
 interface TypedCircleQuery {
@@ -310,11 +338,13 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
       }
       return hits;
     };
-    // warm up (every buffer reaches its largest size), then the best of ALLOC_ROUNDS rounds: the compiler
-    // works in the background and now and then leaves a one-off allocation (a deopt runs a loop unoptimised
-    // for a while) in one round; an allocation made by every frame shows in every round
+    // warm up (every buffer reaches its largest size, the engine optimises the code), then the best of
+    // ALLOC_ROUNDS rounds: the compiler works in the background and now and then leaves a one-off allocation
+    // (a deopt runs a loop unoptimised for a while) in one round; an allocation made by every frame shows in
+    // every round
     sink(runFrames(frames));
     const overhead = allocatedDuring(() => runFrames(0));
+    const warmUp = frames + settle(runFrames, overhead.objects, frames);
     let best = allocatedDuring(() => runFrames(frames));
     for (let round = 1; round < ALLOC_ROUNDS; round++) {
       const grown = allocatedDuring(() => runFrames(frames));
@@ -324,6 +354,7 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
       variant: v.name,
       n,
       frames,
+      warmUp,
       // Where code's own objects go (allocatedDuring): the compiler's output, which a busy machine delivers
       // late, is not the frame's allocation.
       bytes: best.objects - overhead.objects,

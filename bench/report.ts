@@ -102,11 +102,14 @@ export function allocatesNothing(r: AllocResult): boolean {
 export function allocTable(results: readonly AllocResult[]): string {
   if (results.length === 0) return '';
   const first = results[0];
-  const cells: string[][] = [['per-frame path', 'bytes allocated', 'per frame', 'gcs', 'verdict']];
+  const cells: string[][] = [
+    ['per-frame path', 'warm-up frames', 'bytes allocated', 'per frame', 'gcs', 'verdict'],
+  ];
   for (const r of results) {
     const zero = allocatesNothing(r);
     cells.push([
       r.variant,
+      r.warmUp.toLocaleString('en-US'),
       r.bytes.toLocaleString('en-US'),
       Math.round(r.bytes / r.frames).toLocaleString('en-US'),
       String(r.gcs),
@@ -120,9 +123,9 @@ export function allocTable(results: readonly AllocResult[]): string {
     ]);
   }
   return [
-    `## ${TITLES.alloc}: ${first.frames.toLocaleString('en-US')} frames at N=${fmtN(first.n)} (uniform; best of 3 rounds), each: every point moves, then 1 r=50 query + 100 r=10 queries (except moves only)`,
+    `## ${TITLES.alloc}: ${first.frames.toLocaleString('en-US')} frames at N=${fmtN(first.n)} (uniform; best of 3 rounds, after the warm-up: see bench/memory.ts settle), each: every point moves, then 1 r=50 query + 100 r=10 queries (except moves only)`,
     '',
-    ...pad(cells, [false, true, true, true, false]),
+    ...pad(cells, [false, true, true, true, true, false]),
   ].join('\n');
 }
 
@@ -419,7 +422,7 @@ export function targets(rows: readonly Row[], alloc: readonly AllocResult[], pla
   for (const a of real) {
     const info = !a.scenePath;
     lines.push({
-      text: `Zero allocation, ${a.frames} frames at N=${fmtN(a.n)} (${a.variant}${info ? ', not the per-frame path' : ''}): ${a.bytes.toLocaleString('en-US')} bytes allocated in all, ${a.gcs} gcs (${info ? 'for comparison:' : 'target:'} 0 per frame, i.e. < 16 bytes/frame and no gc)`,
+      text: `Zero allocation, ${a.frames} frames at N=${fmtN(a.n)} after ${a.warmUp.toLocaleString('en-US')} warm-up frames (${a.variant}${info ? ', not the per-frame path' : ''}): ${a.bytes.toLocaleString('en-US')} bytes allocated in all, ${a.gcs} gcs (${info ? 'for comparison:' : 'target:'} 0 per frame, i.e. < 16 bytes/frame and no gc)`,
       pass: info ? null : allocatesNothing(a),
       info,
     });
