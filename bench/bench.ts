@@ -14,7 +14,15 @@
 import os from 'node:os';
 import type { Contender } from './contender';
 import { type AllocResult, runAlloc, runMemory } from './memory';
-import { describeOptions, hasTypedQuery, type OursConfig, oursFrom, oursInsert, oursTyped } from './ours';
+import {
+  describeOptions,
+  hasTypedQuery,
+  type OursConfig,
+  oursCrowd,
+  oursFrom,
+  oursInsert,
+  oursTyped,
+} from './ours';
 import { pairsTable, pairsTargets, runW6 } from './pairs';
 import { brute, d3, flatbush, kdbush, rbush } from './peers';
 import { allocTable, sweepTable, targets, targetsText, workloadTable } from './report';
@@ -195,7 +203,9 @@ function contenders(cfg: OursConfig, typed: boolean, looseness: number) {
     { c: d3, variant: '' },
     { c: brute, variant: '' },
   ];
-  const frames: Entry[] = [{ c: ours, variant: '' }, ...oursLoose, ...peers];
+  // W4 only: the crowd's tree, whose moveAll runs its pass in the WebAssembly kernel (issue 34's W4 row)
+  const oursCrowdFrames: Entry[] = typed ? [{ c: oursCrowd(cfg), variant: '' }] : [];
+  const frames: Entry[] = [{ c: ours, variant: '' }, ...oursLoose, ...oursCrowdFrames, ...peers];
   // W5: loose leaves only with the typed query (a pass of N queries is long; the plain one adds nothing)
   const crowd: Entry[] = [
     ...(typed ? [{ c: oursTyped(cfg), variant: 'queryCircleInto' }] : []),

@@ -164,6 +164,32 @@ export function oursTyped(cfg: OursConfig): Contender {
   return { name: 'ours', options: describeOptions(cfg), build: (p) => typedQueries(fromBulk(p, cfg)) };
 }
 
+/**
+ * The crowd's tree (point-quadtree/crowd), bulk-loaded, queried as oursTyped: W4's frame with `moveAll`'s
+ * pass in the WebAssembly kernel (the same tree as PointQuadtree's moveAll gives). Its one update mode is
+ * labelled `moveAll, CrowdQuadtree` (W5 leaves it out: its crowd frame is the scene's, bench:scene).
+ */
+export function oursCrowd(cfg: OursConfig): Contender {
+  return {
+    name: 'ours',
+    options: describeOptions(cfg),
+    build: (p) => {
+      const tree = buildCrowdTree(p, cfg);
+      return {
+        ...typedQueries(tree),
+        updates: [
+          {
+            label: 'moveAll, CrowdQuadtree',
+            sync(xs: Float64Array, ys: Float64Array): void {
+              tree.moveAll(xs, ys);
+            },
+          },
+        ],
+      };
+    },
+  };
+}
+
 /** The crowd's tree (point-quadtree/crowd), bulk-loaded: for the crowd's calls in the zero-allocation check. */
 export function buildCrowdTree(p: Points, cfg: OursConfig): CrowdQuadtree {
   return CrowdQuadtree.from(treeOptions(cfg), p.ids, p.xs, p.ys);

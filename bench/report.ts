@@ -345,6 +345,16 @@ const INFO: readonly TargetSpec[] = [
     limit: 1.5,
   },
   {
+    name: "W4 frame, CrowdQuadtree (moveAll's pass in the kernel; issue 34: <= 2x)",
+    workload: 'W4',
+    n: 1e5,
+    param: 'r=50',
+    ours: 'moveAll, CrowdQuadtree',
+    ref: 'brute force',
+    ratio: 'ours/ref',
+    limit: 2,
+  },
+  {
     name: 'W4 frame, tuned: looseness 2',
     workload: 'W4',
     n: 1e5,
