@@ -409,10 +409,10 @@ export class PointQuadtree {
 }
 
 /**
- * move's errors (it found `id` absent or a coordinate not a finite number): throws the error that names why.
- * Never returns.
+ * move's errors (it found `id` absent or a coordinate not a finite number): throws the error that names why,
+ * by the checks move made before (has, checkId, x, then y).
  */
-function refuseMove(tree: PointQuadtree, id: number, x: number, y: number): void {
+function refuseMove(tree: PointQuadtree, id: number, x: number, y: number): never {
   if (!tree.has(id)) {
     checkId(id);
     throw new Error(`${NAME}: cannot move id ${id}: it is not in the tree`);
