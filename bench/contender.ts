@@ -23,6 +23,11 @@ export interface UpdateMode {
   /** e.g. 'move', 'rebuild', 'remove+insert', 'none'. */
   readonly label: string;
   sync(xs: Float64Array, ys: Float64Array, n: number): void;
+  /**
+   * Untimed frames W4 runs before its check and timing, where a mode needs more than the timing's warm-up
+   * to reach its steady speed (a kernel's once-a-frame host code, which the engine optimises late).
+   */
+  readonly warmFrames?: number;
 }
 
 export interface Contender {

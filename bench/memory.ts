@@ -96,7 +96,8 @@ const SETTLE_ROUNDS = 12;
 
 /**
  * Runs warm-up rounds of SETTLE_ROUND frames until one allocates under 16 bytes a frame with no gc (or
- * SETTLE_ROUNDS have run); returns the frames run. Why: V8 optimises a function once it has run enough of its
+ * SETTLE_ROUNDS have run: 3,000 frames); returns the frames run. A path that allocates by design (the
+ * control) runs them all. Why: V8 optimises a function once it has run enough of its
  * own bytecode, and a function called once a frame (moveAll's entry, the kernels' hosts, the separation's
  * entry: short, with no loop of their own) gets there only after 1,000 to 2,500 frames. Until then it runs in
  * the interpreter or the baseline compiler, which box every floating-point number they load from a typed
@@ -105,9 +106,9 @@ const SETTLE_ROUNDS = 12;
  * 2,000-2,499: 48, 2,500-2,999: 7). That is the engine's warm-up, not the path's allocation; an allocation
  * the path makes every frame never goes under the bar, and the rounds after warm-up measure it.
  */
-function settle(runFrames: (count: number) => number, overhead: number, frames: number): number {
+function settle(runFrames: (count: number) => number, overhead: number): number {
   let ran = 0;
-  for (let round = 0; round < SETTLE_ROUNDS && ran < 4 * frames; round++) {
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
     const r = allocatedDuring(() => runFrames(SETTLE_ROUND));
     ran += SETTLE_ROUND;
     if (r.gcs === 0 && r.objects - overhead < 16 * SETTLE_ROUND) break;
@@ -344,7 +345,7 @@ export function runAlloc(ctx: Context, cfg: OursConfig, typed: boolean): AllocRe
     // every round
     sink(runFrames(frames));
     const overhead = allocatedDuring(() => runFrames(0));
-    const warmUp = frames + settle(runFrames, overhead.objects, frames);
+    const warmUp = frames + settle(runFrames, overhead.objects);
     let best = allocatedDuring(() => runFrames(frames));
     for (let round = 1; round < ALLOC_ROUNDS; round++) {
       const grown = allocatedDuring(() => runFrames(frames));

@@ -432,7 +432,7 @@ export function targets(rows: readonly Row[], alloc: readonly AllocResult[], pla
   for (const a of real) {
     const info = !a.scenePath;
     lines.push({
-      text: `Zero allocation, ${a.frames} frames at N=${fmtN(a.n)} after ${a.warmUp.toLocaleString('en-US')} warm-up frames (${a.variant}${info ? ', not the per-frame path' : ''}): ${a.bytes.toLocaleString('en-US')} bytes allocated in all, ${a.gcs} gcs (${info ? 'for comparison:' : 'target:'} 0 per frame, i.e. < 16 bytes/frame and no gc)`,
+      text: `Zero allocation, ${a.frames.toLocaleString('en-US')} frames at N=${fmtN(a.n)} after ${a.warmUp.toLocaleString('en-US')} warm-up frames (${a.variant}${info ? ', not the per-frame path' : ''}): ${a.bytes.toLocaleString('en-US')} bytes allocated in all, ${a.gcs} gcs (${info ? 'for comparison:' : 'target:'} 0 per frame, i.e. < 16 bytes/frame and no gc)`,
       pass: info ? null : allocatesNothing(a),
       info,
     });

@@ -262,8 +262,8 @@ export function updateModes(entries: readonly Entry[]): { e: Entry; mode: string
 }
 
 /**
- * Fastest W4 update mode per contender (name and options: ours strict and ours with loose leaves are two
- * contenders), data kind and N. W5 uses it to run rbush and d3-quadtree in their faster mode only.
+ * Fastest W4 update mode per contender (name and options: ours strict, ours with loose leaves and the crowd's
+ * tree are three contenders), data kind and N. W5 uses it to run rbush and d3-quadtree in their faster mode only.
  */
 const fastestMode = new Map<string, string>();
 const modeKey = (c: Contender, kind: DataKind, n: number) => `${c.name}|${c.options}|${kind}|${n}`;
@@ -280,7 +280,8 @@ export function runW4(ctx: Context, entries: readonly Entry[]): void {
         const label = `${e.c.name} (${mode})`;
         ctx.progress(`W4 ${kind} N=${n} ${label}: check`);
         const s = setupFrames(p, e.c, mode, steps);
-        for (let f = 0; f < FRAMES_BEFORE_CHECK; f++) advance(s);
+        const warm = FRAMES_BEFORE_CHECK + (s.mode.warmFrames ?? 0);
+        for (let f = 0; f < warm; f++) advance(s);
         checkFrameState(label, 'W4', s.state, s.built);
         return s;
       });
