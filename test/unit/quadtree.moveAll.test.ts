@@ -282,19 +282,16 @@ describe('PointQuadtree.moveAll against brute force and against move per id', ()
     expect(tree.queryCircle(150, 20, 0)).toEqual([2]);
   });
 
-  it('every item past one far edge of the root (east, or north): the root grows as with move per id', () => {
+  it('every item past one edge of the root (east, north, west or south): the root grows as with move per id', () => {
     // Each coordinate outside on one axis only, the other inside: the test of each entry must look at both
-    // of its edges on each axis (no item is west or south of the root to give the call away).
+    // of its edges on each axis (no item is past another edge of the root to give the call away).
+    const inside = [20, 50, 80];
     for (const [xs, ys] of [
-      [
-        [150, 160, 130],
-        [20, 50, 80],
-      ],
-      [
-        [20, 50, 80],
-        [150, 160, 130],
-      ],
-    ]) {
+      [[150, 160, 130], inside],
+      [inside, [150, 160, 130]],
+      [[-50, -60, -30], inside],
+      [inside, [-50, -60, -30]],
+    ] as const) {
       const all = new PointQuadtree({ bounds, maxItems: 2 });
       const one = new PointQuadtree({ bounds, maxItems: 2 });
       for (let id = 0; id < 3; id++) {
@@ -305,7 +302,8 @@ describe('PointQuadtree.moveAll against brute force and against move per id', ()
       for (let id = 0; id < 3; id++) one.move(id, xs[id], ys[id]);
       const where = `to (${xs}), (${ys})`;
       checkInvariants(all);
-      expect(all.bounds, where).toEqual({ minX: 0, minY: 0, maxX: 200, maxY: 200 });
+      expect(all.bounds, where).not.toEqual(bounds);
+      expect(all.bounds, where).toEqual(one.bounds);
       expect(dump(all), where).toEqual(dump(one));
       for (let id = 0; id < 3; id++) expect(all.queryCircle(xs[id], ys[id], 0), where).toEqual([id]);
     }
