@@ -12,7 +12,7 @@ export default {
   // Leaving suites out can only let more mutants survive, never kill one; a survivor is
   // looked at by hand anyway. `--testFiles A,B` (Stryker's flag) sets another list.
   testFiles: [
-    'test/unit/quadtree.{errors,fixtures,figures,fuzz,hardening,farPoints,moveAll,moveAll.alloc}.test.ts',
+    'test/unit/quadtree.{errors,fixtures,figures,fuzz,hardening,farPoints,moveAll,moveAll.alloc,moveAll.steps}.test.ts',
     'test/unit/quadtree.{outputs,inputs,invariants,leafRoot,pool,heap,visitCircle,extremes,pairs}.test.ts',
   ],
   // Results are kept per mutant: a later run re-tests only the mutants whose code or covering tests changed,

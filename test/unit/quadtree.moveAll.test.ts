@@ -1,5 +1,6 @@
 import { type Bounds, PointQuadtree, type QuadtreeOptions } from 'point-quadtree';
 import { checkInvariants, visitNodes } from 'point-quadtree/debug';
+import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { BruteForce, sorted } from '../helpers/oracle';
@@ -281,6 +282,33 @@ describe('PointQuadtree.moveAll against brute force and against move per id', ()
     expect(tree.queryCircle(150, 20, 0)).toEqual([2]);
   });
 
+  it('every item past one edge of the root (east, north, west or south): the root grows as with move per id', () => {
+    // Each coordinate outside on one axis only, the other inside: the test of each entry must look at both
+    // of its edges on each axis (no item is past another edge of the root to give the call away).
+    const inside = [20, 50, 80];
+    for (const [xs, ys] of [
+      [[150, 160, 130], inside],
+      [inside, [150, 160, 130]],
+      [[-50, -60, -30], inside],
+      [inside, [-50, -60, -30]],
+    ] as const) {
+      const all = new PointQuadtree({ bounds, maxItems: 2 });
+      const one = new PointQuadtree({ bounds, maxItems: 2 });
+      for (let id = 0; id < 3; id++) {
+        all.insert(id, 10 + id * 30, 10 + id * 30);
+        one.insert(id, 10 + id * 30, 10 + id * 30);
+      }
+      all.moveAll(xs, ys);
+      for (let id = 0; id < 3; id++) one.move(id, xs[id], ys[id]);
+      const where = `to (${xs}), (${ys})`;
+      checkInvariants(all);
+      expect(all.bounds, where).not.toEqual(bounds);
+      expect(all.bounds, where).toEqual(one.bounds);
+      expect(dump(all), where).toEqual(dump(one));
+      for (let id = 0; id < 3; id++) expect(all.queryCircle(xs[id], ys[id], 0), where).toEqual([id]);
+    }
+  });
+
   it('ignores ids not in the tree, even with NaN entries, and an empty tree takes any arrays', () => {
     const empty = new PointQuadtree({ bounds });
     empty.moveAll([], []);
@@ -395,6 +423,28 @@ describe('PointQuadtree.moveAll errors', () => {
     expect(() => tree.moveAll(xs.subarray(0, 7), ys)).toThrow(RangeError);
     expect(() => tree.moveAll(xs, [...ys].slice(0, 3))).toThrow(
       /PointQuadtree: moveAll needs xs and ys of length > 7 \(id 7 is in the tree\), got 8 and 3/,
+    );
+    unchanged(tree, before);
+  });
+
+  it('arrays one entry short of the largest present id, either of them: a RangeError; nothing moves', () => {
+    const { tree, before, xs, ys } = setup();
+    expect(() => tree.moveAll(xs, ys.subarray(0, 7))).toThrow(
+      /PointQuadtree: moveAll needs xs and ys of length > 7 \(id 7 is in the tree\), got 8 and 7/,
+    );
+    expect(() => tree.moveAll(xs.subarray(0, 7), ys)).toThrow(/got 7 and 8/);
+    unchanged(tree, before);
+  });
+
+  it('plain arrays: a string at the first id filed (slot 0) is the TypeError naming it; nothing moves', () => {
+    // Plain arrays are read once into a copy, checked as they are read: the value named is the one read.
+    const { tree, before, xs, ys } = setup();
+    const first = tree[INTERNALS]().idSlot.indexOf(0);
+    expect(first).toBeGreaterThanOrEqual(0);
+    const plainX: unknown[] = Array.from(xs);
+    plainX[first] = '12';
+    expect(() => tree.moveAll(plainX as number[], Array.from(ys))).toThrow(
+      new TypeError(`PointQuadtree: moveAll: xs[${first}] (of id ${first}) must be a number, got "12"`),
     );
     unchanged(tree, before);
   });
