@@ -38,7 +38,6 @@ export class RootScratch {
   readonly half = new Float64Array(4);
 }
 
-/** update/moveAll.ts. */
 /**
  * moveAll's checks and pass over the ids run instead of the JavaScript ones (update/moveAll.ts) where they can:
  * CrowdQuadtree (crowd/) plugs in the WebAssembly pass. moveAll calls `inside` first, then (when nothing
@@ -64,6 +63,7 @@ export interface MoveKernel {
   readonly leaverXY: Float64Array;
 }
 
+/** update/moveAll.ts. */
 export class MoveAllScratch {
   /** A faster pass plugged in by a subclass (null: the JavaScript pass runs). */
   kernel: MoveKernel | null = null;

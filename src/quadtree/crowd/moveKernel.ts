@@ -23,7 +23,7 @@ import type { MoveKernel } from '../core/scratch';
 import type { TreeState } from '../core/state';
 import * as mc from './kernels/moveCall';
 import { wasmWanted } from './separation';
-import { kernelMemoryCap } from './wasmLayout';
+import { copyIn, kernelMemoryCap } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 /** What the last moveAll of a crowd tree ran its pass on: 'wasm' (kernels/moveAll.ts) or 'js'. */
@@ -64,10 +64,10 @@ export class WasmMove implements MoveKernel {
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   // The tree's arrays as views of the memory (the tree holds these very objects while they are in place).
-  private xy = new Float64Array(0);
-  private idSlot = new Int32Array(0);
-  private idLeaf = new Int32Array(0);
-  private rect = new Float64Array(0);
+  private xy: Float64Array = new Float64Array(0);
+  private idSlot: Int32Array = new Int32Array(0);
+  private idLeaf: Int32Array = new Int32Array(0);
+  private rect: Float64Array = new Float64Array(0);
   /** The rectangles in memory: of this version of the tree, copied from this array. */
   private rectVersion = -1;
   private rectFrom: Float64Array | null = null;
@@ -245,18 +245,15 @@ export class WasmMove implements MoveKernel {
     const t = this.t;
     const buffer = x.memory.buffer;
     if (t.pool.xy !== this.xy) {
-      this.xy = new Float64Array(buffer, this.at.xy, lengthOf(t.pool.xy));
-      copyInto(this.xy, t.pool.xy);
+      this.xy = copyIn(this.xy, t.pool.xy, buffer, this.at.xy);
       t.pool.xy = this.xy;
     }
     if (t.idSlot !== this.idSlot) {
-      this.idSlot = new Int32Array(buffer, this.at.idSlot, lengthOf(t.idSlot));
-      copyInto(this.idSlot, t.idSlot);
+      this.idSlot = copyIn(this.idSlot, t.idSlot, buffer, this.at.idSlot);
       t.idSlot = this.idSlot;
     }
     if (t.idLeaf !== this.idLeaf) {
-      this.idLeaf = new Int32Array(buffer, this.at.idLeaf, lengthOf(t.idLeaf));
-      copyInto(this.idLeaf, t.idLeaf);
+      this.idLeaf = copyIn(this.idLeaf, t.idLeaf, buffer, this.at.idLeaf);
       t.idLeaf = this.idLeaf;
     }
   }
@@ -266,10 +263,7 @@ export class WasmMove implements MoveKernel {
     const t = this.t;
     const lb = t.nodeLoose;
     if (t.version === this.rectVersion && lb === this.rectFrom) return;
-    if (lengthOf(this.rect) !== lengthOf(lb)) {
-      this.rect = new Float64Array(x.memory.buffer, this.at.rect, lengthOf(lb));
-    }
-    copyInto(this.rect, lb);
+    this.rect = copyIn(this.rect, lb, x.memory.buffer, this.at.rect);
     this.rectVersion = t.version;
     this.rectFrom = lb;
   }
