@@ -40,7 +40,47 @@ function dump(tree: PointQuadtree): string {
       items.push(`${node}:${t.pool.ids[s]}@${t.pool.xy[2 * s]},${t.pool.xy[2 * s + 1]}`);
     }
   }
-  return `${nodes.join('\n')}\n${items.join(' ')}`;
+  return `${nodes.join('\n')}\n${items.join(' ')}\n${pool(tree)}`;
+}
+
+/**
+ * The pool's state: each leaf's block (first slot, capacity), the high-water mark, the live slots, each free
+ * list in order, compactDue. Equal too where the kernel re-files (it takes and frees blocks as the pool does).
+ */
+function pool(tree: PointQuadtree): string {
+  const t = tree[INTERNALS]();
+  const blocks: string[] = [];
+  const stack = [0];
+  while (stack.length > 0) {
+    const node = stack.pop() as number;
+    const c = t.nodeChild[node];
+    if (c >= 0) stack.push(c + 3, c + 2, c + 1, c);
+    else blocks.push(`${node}:${t.nodeStart[node]}+${t.nodeCap[node]}`);
+  }
+  const p = t.pool;
+  const lists: string[] = [];
+  for (let c = 0; c < p.freeLists.length; c++) {
+    const chain: number[] = [];
+    for (let s = p.freeLists[c]; s >= 0 && chain.length <= p.top; s = p.ids[s]) chain.push(s);
+    if (chain.length > 0) lists.push(`${c}:[${chain.join(',')}]`);
+  }
+  return `${blocks.join(' ')}\ntop ${p.top} live ${p.live} due ${p.compactDue} lists ${lists.join(' ')}`;
+}
+
+/** Counts how often the tree's kernel re-filed every leaver `stay` listed, and how often it left some to JavaScript. */
+function countFiling(tree: CrowdQuadtree): { all: number; some: number; filed: number; listed: number } {
+  const kernel = tree[INTERNALS]().moveAll.kernel!;
+  const file = kernel.file.bind(kernel);
+  const counts = { all: 0, some: 0, filed: 0, listed: 0 };
+  kernel.file = (n: number): number => {
+    const k = file(n);
+    if (k === n) counts.all++;
+    else counts.some++;
+    counts.filed += k;
+    counts.listed += n;
+    return k;
+  };
+  return counts;
 }
 
 /** n points, uniform or in four camps, into xs / ys (any array type). */
@@ -72,6 +112,78 @@ afterEach(() => {
   setKernelMemoryCap();
   setMoveKernelMinItems(0);
 });
+
+/**
+ * Moves all of a small tree's items inside `edges` but one, which goes to the float32 (or float64) nearest to an
+ * edge on either side, or to NaN or an infinity, at an id in the kernel's blocks of four and at the last id (its
+ * tail): the crowd tree and a PointQuadtree give the same error, root and tree, and the kernel's pass ran
+ * exactly where the position was inside.
+ */
+function exactAtEdges(edges: { minX: number; minY: number; maxX: number; maxY: number }): void {
+  const n = 23; // five blocks of four and a tail of three
+  const below = (v: number) => {
+    const f = Math.fround(v);
+    return f < v ? f : Math.fround(f - Math.abs(f) * 2 ** -24);
+  };
+  const above = (v: number) => {
+    const f = Math.fround(v);
+    return f > v ? f : Math.fround(f + Math.abs(f) * 2 ** -24);
+  };
+  const cases: [string, 'x' | 'y', number][] = [];
+  for (const [name, axis, edge] of [
+    ['minX', 'x', edges.minX],
+    ['minY', 'y', edges.minY],
+    ['maxX', 'x', edges.maxX],
+    ['maxY', 'y', edges.maxY],
+  ] as const) {
+    expect(below(edge)).toBeLessThan(edge);
+    expect(above(edge)).toBeGreaterThan(edge);
+    cases.push([`${name} - one float32`, axis, below(edge)], [`${name} + one float32`, axis, above(edge)]);
+  }
+  for (const v of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+    cases.push([`${v} in x`, 'x', v], [`${v} in y`, 'y', v]);
+  for (const Type of [Float32Array, Float64Array]) {
+    for (const at of [5, n - 1]) {
+      for (const [name, axis, value] of cases) {
+        const where = `${Type.name}, id ${at}, ${name}`;
+        const xs = new Type(n);
+        const ys = new Type(n);
+        for (let i = 0; i < n; i++) {
+          xs[i] = 10 + 4 * i;
+          ys[i] = 90 - 3.5 * i;
+        }
+        const ids = Int32Array.from({ length: n }, (_, i) => i);
+        const options = { bounds: edges, maxItems: 4 };
+        const wasm = CrowdQuadtree.from(options, ids, xs, ys);
+        const js = PointQuadtree.from(options, ids, xs, ys);
+        if (axis === 'x') xs[at] = value;
+        else ys[at] = value;
+        let wasmError = '';
+        let jsError = '';
+        try {
+          wasm.moveAll(xs, ys);
+        } catch (e) {
+          wasmError = String(e);
+        }
+        try {
+          js.moveAll(xs, ys);
+        } catch (e) {
+          jsError = String(e);
+        }
+        expect(wasmError, where).toBe(jsError);
+        expect(wasm.bounds, where).toEqual(js.bounds);
+        expect(dump(wasm), where).toBe(dump(js));
+        const outside = !(
+          Number.isFinite(value) &&
+          value >= (axis === 'x' ? edges.minX : edges.minY) &&
+          value <= (axis === 'x' ? edges.maxX : edges.maxY)
+        );
+        // Inside: the kernel's pass ran; outside (or not finite), moving one by one or an error, in JavaScript.
+        expect(wasm.lastMove.kernel, where).toBe(outside ? 'js' : 'wasm');
+      }
+    }
+  }
+}
 
 describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel', () => {
   it('says which pass ran: the kernel for typed and plain arrays, JavaScript where it cannot or may not run', () => {
@@ -163,6 +275,51 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
     });
   }
 
+  it('re-files the leavers in the kernel, and hands JavaScript the rest from the first that needs the pool to grow', () => {
+    // Uniform points drawn to four camps: leaves fill and empty, blocks grow and go back to the free lists,
+    // and (with larger leaves) the pool nears its end with much of it idle, where an alloc sets compactDue.
+    const camps = [
+      [40, 50],
+      [150, 60],
+      [90, 160],
+      [170, 170],
+    ];
+    for (const [maxItems, looseness] of [
+      [6, 0],
+      [6, 1.5],
+      [32, 0],
+    ]) {
+      const where = `maxItems ${maxItems}, looseness ${looseness}`;
+      const rnd = mulberry32(31);
+      const n = 2500;
+      const xs = new Float64Array(n);
+      const ys = new Float64Array(n);
+      scatter(rnd, n, xs, ys, false);
+      const ids = Int32Array.from({ length: n }, (_, i) => i);
+      const options = { bounds, maxItems, minSize: 0.5, looseness };
+      const wasm = CrowdQuadtree.from(options, ids, xs, ys);
+      const js = PointQuadtree.from(options, ids, xs, ys);
+      const counts = countFiling(wasm);
+      for (let frame = 0; frame < 40; frame++) {
+        for (let i = 0; i < n; i++) {
+          const [cx, cy] = camps[i & 3];
+          xs[i] = Math.min(W, Math.max(0, xs[i] + (cx - xs[i]) * 0.05 + (rnd() - 0.5) * 4));
+          ys[i] = Math.min(W, Math.max(0, ys[i] + (cy - ys[i]) * 0.05 + (rnd() - 0.5) * 4));
+        }
+        wasm.moveAll(xs, ys);
+        js.moveAll(xs, ys);
+        expect(wasm.lastMove.kernel).toBe('wasm');
+        expect(dump(wasm), `${where}, frame ${frame}`).toBe(dump(js));
+      }
+      checkInvariants(wasm);
+      // A bulk build's blocks are exact and its pool full: the first frames' new blocks need the pool to grow,
+      // which JavaScript does (the kernel stops there); most frames the kernel re-files every leaver itself.
+      expect(counts.some, where).toBeGreaterThan(0);
+      expect(counts.all, where).toBeGreaterThan(20);
+      expect(counts.filed, where).toBeGreaterThan(0.8 * counts.listed);
+    }
+  });
+
   it("keeps the tree's positions and id tables in the kernel's memory between calls (nothing copied back)", () => {
     const n = 3000;
     const rnd = mulberry32(5);
@@ -252,6 +409,18 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
     expect(dump(wasm)).toBe(dump(js));
   });
 
+  it('checks every position against the root exactly, float32 against edges a float32 cannot hold, in blocks and in the tail', () => {
+    // Root edges that no float32 equals: the kernel compares four float32 positions at a time with the
+    // edges rounded outward to float32, which must keep and refuse exactly the values the float64 test does.
+    // Each edge once where the nearest float32 lies above it and once where it lies below.
+    for (const edges of [
+      { minX: 0.1, minY: 0.3, maxX: 100.7, maxY: 99.9 },
+      { minX: 0.7, minY: 0.9, maxX: 100.3, maxY: 99.7 },
+    ]) {
+      exactAtEdges(edges);
+    }
+  });
+
   it('a tree of fewer than 1,024 items runs the JavaScript pass (each kernel pass holds an instance of its own)', () => {
     setMoveKernelMinItems();
     for (const [n, kernel] of [
@@ -330,9 +499,12 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
         withoutKernel(2000);
         expect(crowd.lastMove.kernel, name).toBe('wasm');
         // 12 rounds of 100 frames each (more only while the least is 64 bytes a frame or more: the JavaScript
-        // tree's own bytes would keep the default's 8 from ever stopping early).
-        const bytes = leastBytesPerCall(withKernel, 100, 12, 64);
+        // tree's own bytes would keep the default's 8 from ever stopping early). The kernel's path gets up to
+        // 60 more while it is over the bar: the engine optimises a function called once a frame only after
+        // 1,000-2,500 calls, and boxes every double it computes until then (docs/crowd.md); a path that
+        // allocates every frame stays over the bar however long it runs.
         const baseline = leastBytesPerCall(withoutKernel, 100, 12, 64);
+        const bytes = leastBytesPerCall(withKernel, 100, 12, baseline + 8, 60);
         expect(bytes, `${name}: ${bytes} against ${baseline} bytes a frame`).toBeLessThan(baseline + 8);
       }
     },

@@ -46,10 +46,11 @@ export class RootScratch {
 export interface MoveKernel {
   /**
    * Takes the new positions of the ids up to maxId and answers whether every one of them (present or not) is
-   * inside the rectangle root[0..3] (minX, minY, maxX, maxY; edges included; NaN is not): 1 yes, 0 no; or -1,
-   * taking nothing, to leave the checks and the pass to JavaScript.
+   * inside the root's rectangle (edges included; NaN is not): 1 yes, 0 no; or -1, taking nothing, to leave
+   * the checks and the pass to JavaScript. It may hand the tree new arrays (copies of those it held): the
+   * caller reads the tree's arrays after it.
    */
-  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, root: Float64Array): number;
+  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number;
   /**
    * Writes the new position of every present id (up to maxId) that stays in its leaf's loose rectangle into
    * its slot, lists the others in `leavers` (in increasing order) and returns how many; or returns -1,
@@ -57,6 +58,11 @@ export interface MoveKernel {
    * order, which gives the tree moving one by one would.
    */
   stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number;
+  /**
+   * Right after a `stay` that listed `n` ids: re-files the first of them in order, exactly as moveAll's own
+   * re-filing would (the same slots, blocks and free lists), and returns how many; moveAll re-files the rest.
+   */
+  file(n: number): number;
   /** The ids `stay` listed (valid up to its count until the next call). */
   readonly leavers: Int32Array;
   /** Their new positions, x, y per listed id (the same as xs[id], ys[id], read in the listed order). */

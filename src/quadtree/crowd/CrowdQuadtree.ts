@@ -56,11 +56,12 @@ export class CrowdQuadtree extends PointQuadtree {
   }
 
   /**
-   * As {@link PointQuadtree.moveAll}, with the pass over the ids in the WebAssembly kernel where it runs (the
-   * same tree: the items that left their leaf are re-filed after the pass, in id order, in JavaScript). While
-   * the kernel runs it, the tree keeps its item positions and id tables in the memory of its own instance of the
-   * kernel (beside them: each call's new positions, the leavers' list and the rectangles, about 36 bytes per id
-   * and 32 per node). Trees of fewer than 1,024 items run the JavaScript pass.
+   * As {@link PointQuadtree.moveAll}, with the pass over the ids and the re-filing of the items that left their
+   * leaf in the WebAssembly kernel where it runs (the same tree, slot for slot: the items are re-filed in id
+   * order, and JavaScript takes over from the first whose new block would need the pool's arrays to grow). While
+   * the kernel runs it, the tree keeps its item pool, id tables and nodes in the memory of its own instance of
+   * the kernel (with each call's new positions and the leavers' list beside them: about 120 bytes per item in
+   * the scene's crowds of 10,000 and 100,000). Trees of fewer than 1,024 items run the JavaScript pass.
    * @throws as {@link PointQuadtree.moveAll}.
    */
   override moveAll(xs: ArrayLike<number>, ys: ArrayLike<number>): void {

@@ -1,21 +1,24 @@
 /*
- * moveAll's pass over the ids in the WebAssembly kernel (kernels/moveAll.ts): what CrowdQuadtree plugs into its
- * tree's MoveAllScratch.kernel, so that moveAll runs it. The JavaScript pass (update/moveAll.ts's moveInPlace)
- * runs instead where the kernel does not compile, after setSeparationKernel('js'), or where the memory cannot
- * grow; the tree is the same either way.
+ * moveAll's pass over the ids and its re-filing of the leavers in the WebAssembly kernel (kernels/moveAll.ts,
+ * kernels/refile.ts): what CrowdQuadtree plugs into its tree's MoveAllScratch.kernel, so that moveAll runs it. The
+ * JavaScript pass (update/moveAll.ts's moveInPlace) runs instead where the kernel does not compile, after
+ * setSeparationKernel('js'), or where the memory cannot grow; the tree is the same either way.
  *
- * The tree's pool positions (pool.xy) and id tables (idSlot, idLeaf) live in this object's own instance of the
- * kernel: the tree's fields are views of its memory, so the pass writes each staying item's position into the
- * tree's own slot and nothing is copied back. The tree's algorithms replace those arrays with new (JavaScript)
- * ones when they grow; the next pass copies them in again. The memory grows only here, at the start of a pass,
- * after every view of it held by the tree has been swapped for a copy: a grown WebAssembly memory detaches
- * the views of its old buffer, so no algorithm ever holds one across a call that grows it. The new positions
- * and the loose rectangles (copied again only when the tree's structure changed) are copied in per pass.
+ * The tree's arrays that the pass and the re-filing read or write (pool.xy, pool.ids, idSlot, idLeaf and the
+ * node arrays: pinnedArrays) live in this object's own instance of the kernel: the tree's fields are views of its
+ * memory, so the kernel works on the tree in place and nothing is copied back. The tree's algorithms replace
+ * those arrays with new (JavaScript) ones when they grow; the next call copies them in again. The memory grows
+ * only here, at the start of a pass, after every view of it held by the tree has been swapped for a copy: a
+ * grown WebAssembly memory detaches the views of its old buffer, so no algorithm ever holds one across a call
+ * that grows it (moveAll reads the tree's arrays after `inside`). The new positions are copied in per pass,
+ * the pool's counters and free lists around each `file`.
  *
  * Layout (byte offsets, 16-aligned, after the module's static data): the call's record (kernels/moveCall.ts),
- * pool x, y (f64 per slot), idSlot, idLeaf (i32 per id), the loose rectangles (f64 x 4 per node), the new x
- * and y (f64 or f32 per id), the leavers (i32 per id) and their new x, y (f64 x 2 per id). Each region has room for the largest size seen, grown
- * by half again when it runs out.
+ * pool x, y (f64 per slot) and ids (i32 per slot), idSlot, idLeaf (i32 per id), the nodes' rectangles (f64 x 4
+ * per node; the loose ones too where looseness > 0), child, count, start, cap and the groups' parents (i32 per
+ * node), the free lists (i32 per size class), the new x and y (f64 or f32 per id), the leavers (i32 per id)
+ * and their new x, y (f64 x 2 per id). Each region has room for the largest size seen, grown by half again
+ * when it runs out.
  */
 
 import { copyInto, lengthOf, prefixView, typedArrayType } from '../core/checks';
@@ -47,7 +50,84 @@ export function setMoveKernelMinItems(items = DEFAULT_MIN_ITEMS): void {
   minItems = items;
 }
 
-/** The kernel's moveAll pass over one crowd tree, which keeps that tree's positions and id tables. */
+/**
+ * A tree array the kernel keeps in its memory while the tree holds it there: how to read it on the tree and
+ * set it, and its region (an offset of WasmMove's `at`).
+ */
+interface Pinned {
+  readonly get: (t: TreeState) => Float64Array | Int32Array;
+  readonly set: (t: TreeState, a: Float64Array | Int32Array) => void;
+  readonly region: Exclude<keyof Regions, 'call' | 'lists' | 'xs' | 'ys' | 'leavers' | 'leaverXY'>;
+  /** The view of the region that the tree holds while the array is in place (empty when none). */
+  view: Float64Array | Int32Array;
+}
+
+/** The regions' byte offsets in the memory. */
+interface Regions {
+  call: number;
+  xy: number;
+  ids: number;
+  idSlot: number;
+  idLeaf: number;
+  bounds: number;
+  loose: number;
+  child: number;
+  count: number;
+  start: number;
+  cap: number;
+  parent: number;
+  lists: number;
+  xs: number;
+  ys: number;
+  leavers: number;
+  leaverXY: number;
+}
+
+/**
+ * The tree's arrays the kernel works on in place: every array its pass and its re-filing read or write (the
+ * loose rectangles only where they are an array of their own, looseness > 0; else they are nodeBounds).
+ */
+function pinnedArrays(loose: boolean): Pinned[] {
+  const f64 = new Float64Array(0);
+  const i32 = new Int32Array(0);
+  const list: Pinned[] = [
+    { get: (t) => t.pool.xy, set: (t, a) => (t.pool.xy = a as Float64Array), region: 'xy', view: f64 },
+    { get: (t) => t.pool.ids, set: (t, a) => (t.pool.ids = a as Int32Array), region: 'ids', view: i32 },
+    { get: (t) => t.idSlot, set: (t, a) => (t.idSlot = a as Int32Array), region: 'idSlot', view: i32 },
+    { get: (t) => t.idLeaf, set: (t, a) => (t.idLeaf = a as Int32Array), region: 'idLeaf', view: i32 },
+    {
+      get: (t) => t.nodeBounds,
+      set: (t, a) => {
+        // One array for both where looseness is 0 (state.ts).
+        if (t.nodeLoose === t.nodeBounds) t.nodeLoose = a as Float64Array;
+        t.nodeBounds = a as Float64Array;
+      },
+      region: 'bounds',
+      view: f64,
+    },
+    { get: (t) => t.nodeChild, set: (t, a) => (t.nodeChild = a as Int32Array), region: 'child', view: i32 },
+    { get: (t) => t.nodeCount, set: (t, a) => (t.nodeCount = a as Int32Array), region: 'count', view: i32 },
+    { get: (t) => t.nodeStart, set: (t, a) => (t.nodeStart = a as Int32Array), region: 'start', view: i32 },
+    { get: (t) => t.nodeCap, set: (t, a) => (t.nodeCap = a as Int32Array), region: 'cap', view: i32 },
+    {
+      get: (t) => t.groupParent,
+      set: (t, a) => (t.groupParent = a as Int32Array),
+      region: 'parent',
+      view: i32,
+    },
+  ];
+  if (loose) {
+    list.push({
+      get: (t) => t.nodeLoose,
+      set: (t, a) => (t.nodeLoose = a as Float64Array),
+      region: 'loose',
+      view: f64,
+    });
+  }
+  return list;
+}
+
+/** The kernel's moveAll pass over one crowd tree, which keeps that tree's pool, id tables and nodes. */
 export class WasmMove implements MoveKernel {
   /** The ids the last pass listed, and their new positions (x, y per id): views of the memory. */
   leavers: Int32Array = new Int32Array(0);
@@ -55,22 +135,37 @@ export class WasmMove implements MoveKernel {
   /** undefined: not compiled yet; null: this engine cannot. */
   private x: Exports | null | undefined;
   private room = { slots: 0, ids: 0, nodes: 0, stage: 0 };
-  private at = { call: 0, xy: 0, idSlot: 0, idLeaf: 0, rect: 0, xs: 0, ys: 0, leavers: 0, leaverXY: 0 };
+  private at: Regions = {
+    call: 0,
+    xy: 0,
+    ids: 0,
+    idSlot: 0,
+    idLeaf: 0,
+    bounds: 0,
+    loose: 0,
+    child: 0,
+    count: 0,
+    start: 0,
+    cap: 0,
+    parent: 0,
+    lists: 0,
+    xs: 0,
+    ys: 0,
+    leavers: 0,
+    leaverXY: 0,
+  };
   /**
    * The sizes (slots, ids, nodes, positions) and the cap for which the memory could not be laid out: not
    * tried again while they stay.
    */
   private readonly failed = new Float64Array(5);
   private i32 = new Int32Array(0);
-  private f64 = new Float64Array(0);
-  // The tree's arrays as views of the memory (the tree holds these very objects while they are in place).
-  private xy: Float64Array = new Float64Array(0);
-  private idSlot: Int32Array = new Int32Array(0);
-  private idLeaf: Int32Array = new Int32Array(0);
-  private rect: Float64Array = new Float64Array(0);
-  /** The rectangles in memory: of this version of the tree, copied from this array. */
-  private rectVersion = -1;
-  private rectFrom: Float64Array | null = null;
+  /** The pool's free lists in the memory (copied in and out around each `file`). */
+  private lists = new Int32Array(0);
+  /** The tree's arrays as views of the memory (the tree holds these very objects while they are in place). */
+  private readonly pinned: Pinned[];
+  /** The tree's loose rectangles are an array of their own (looseness > 0), not nodeBounds. */
+  private readonly loose: boolean;
   private stageX: Float32Array | Float64Array = new Float64Array(0);
   private stageY: Float32Array | Float64Array = new Float64Array(0);
   // The callers' last inputs longer than the positions' region, and views of their first entries.
@@ -83,17 +178,18 @@ export class WasmMove implements MoveKernel {
     private readonly t: TreeState,
     /** Set to what each pass ran on (the tree's lastMove). */
     private readonly ran: MoveRun,
-  ) {}
+  ) {
+    this.loose = t.nodeLoose !== t.nodeBounds;
+    this.pinned = pinnedArrays(this.loose);
+  }
 
-  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, root: Float64Array): number {
+  inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
     this.staged = this.take(xs, ys, maxId, false);
     if (!this.staged) return -1;
-    const f = this.f64;
-    f[mc.BOX_MIN_X >> 3] = root[0];
-    f[mc.BOX_MIN_Y >> 3] = root[1];
-    f[mc.BOX_MAX_X >> 3] = root[2];
-    f[mc.BOX_MAX_Y >> 3] = root[3];
-    return this.x!.inside(this.at.call);
+    // The kernel reads the root's rectangle in the tree's nodeBounds, in the memory from here on.
+    const x = this.x!;
+    this.pin(x);
+    return x.inside(this.at.call);
   }
 
   stay(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
@@ -104,13 +200,28 @@ export class WasmMove implements MoveKernel {
     if (!ready) return -1;
     const x = this.x!;
     this.pin(x);
-    this.rects(x);
-    const lb = this.t.nodeLoose;
-    this.f64[mc.ROOT_MAX_X >> 3] = lb[2];
-    this.f64[mc.ROOT_MAX_Y >> 3] = lb[3];
     const found = x.stay(this.at.call);
     this.ran.kernel = 'wasm';
     return found;
+  }
+
+  file(n: number): number {
+    const pool = this.t.pool;
+    const i = this.i32;
+    i[mc.FILE_COUNT >> 2] = n;
+    i[mc.POOL_TOP >> 2] = pool.top;
+    i[mc.POOL_LIVE >> 2] = pool.live;
+    i[mc.POOL_DUE >> 2] = pool.compactDue ? 1 : 0;
+    i[mc.POOL_BLOCK >> 2] = pool.blockCap;
+    i[mc.POOL_CAP >> 2] = pool.capacity;
+    this.lists.set(pool.freeLists);
+    const filed = this.x!.file(this.at.call);
+    pool.top = i[mc.POOL_TOP >> 2];
+    pool.live = i[mc.POOL_LIVE >> 2];
+    pool.compactDue = i[mc.POOL_DUE >> 2] !== 0;
+    pool.blockCap = i[mc.POOL_BLOCK >> 2];
+    pool.freeLists.set(this.lists);
+    return filed;
   }
 
   /**
@@ -141,9 +252,9 @@ export class WasmMove implements MoveKernel {
    */
   private fit(x: Exports, ids: number, inputs: number): number {
     const t = this.t;
-    const slots = lengthOf(t.pool.xy) >> 1;
-    const idRoom = Math.max(lengthOf(t.idSlot), ids);
-    const nodes = lengthOf(t.nodeLoose) >> 2;
+    const slots = Math.max(lengthOf(t.pool.xy) >> 1, lengthOf(t.pool.ids));
+    const idRoom = Math.max(lengthOf(t.idSlot), lengthOf(t.idLeaf), ids);
+    const nodes = nodeRoom(t);
     const stage = inputs <= 4 * idRoom ? Math.max(inputs, idRoom) : idRoom;
     const r = this.room;
     if (
@@ -187,12 +298,22 @@ export class WasmMove implements MoveKernel {
       p = align(p + bytes);
       return here;
     };
-    const at = {
+    const loose = this.loose;
+    const classes = lengthOf(this.t.pool.freeLists);
+    const at: Regions = {
       call: take(mc.MOVE_CALL_BYTES),
       xy: take(room.slots * 16),
+      ids: take(room.slots * 4),
       idSlot: take(room.ids * 4),
       idLeaf: take(room.ids * 4),
-      rect: take(room.nodes * 32),
+      bounds: take(room.nodes * 32),
+      loose: loose ? take(room.nodes * 32) : 0,
+      child: take(room.nodes * 4),
+      count: take(room.nodes * 4),
+      start: take(room.nodes * 4),
+      cap: take(room.nodes * 4),
+      parent: take(room.nodes * 4),
+      lists: take(4 * classes),
       xs: take(room.stage * 8),
       ys: take(room.stage * 8),
       leavers: take(room.ids * 4),
@@ -210,21 +331,28 @@ export class WasmMove implements MoveKernel {
     this.at = at;
     const buffer = x.memory.buffer;
     this.i32 = new Int32Array(buffer, at.call, mc.MOVE_CALL_BYTES >> 2);
-    this.f64 = new Float64Array(buffer, at.call, mc.MOVE_CALL_BYTES >> 3);
-    this.i32[mc.MOVE_XY >> 2] = at.xy;
-    this.i32[mc.ID_SLOT >> 2] = at.idSlot;
-    this.i32[mc.ID_LEAF >> 2] = at.idLeaf;
-    this.i32[mc.MOVE_RECT >> 2] = at.rect;
-    this.i32[mc.MOVE_XS >> 2] = at.xs;
-    this.i32[mc.MOVE_YS >> 2] = at.ys;
-    this.i32[mc.LEAVERS >> 2] = at.leavers;
-    this.i32[mc.LEAVER_XY >> 2] = at.leaverXY;
+    const i = this.i32;
+    i[mc.MOVE_XY >> 2] = at.xy;
+    i[mc.POOL_IDS >> 2] = at.ids;
+    i[mc.ID_SLOT >> 2] = at.idSlot;
+    i[mc.ID_LEAF >> 2] = at.idLeaf;
+    i[mc.NODE_BOUNDS >> 2] = at.bounds;
+    i[mc.MOVE_RECT >> 2] = loose ? at.loose : at.bounds;
+    i[mc.NODE_CHILD >> 2] = at.child;
+    i[mc.NODE_COUNT >> 2] = at.count;
+    i[mc.NODE_START >> 2] = at.start;
+    i[mc.NODE_CAP >> 2] = at.cap;
+    i[mc.GROUP_PARENT >> 2] = at.parent;
+    i[mc.FREE_LISTS >> 2] = at.lists;
+    i[mc.MOVE_XS >> 2] = at.xs;
+    i[mc.MOVE_YS >> 2] = at.ys;
+    i[mc.LEAVERS >> 2] = at.leavers;
+    i[mc.LEAVER_XY >> 2] = at.leaverXY;
+    this.lists = new Int32Array(buffer, at.lists, classes);
     this.leavers = new Int32Array(buffer, at.leavers, room.ids);
     this.leaverXY = new Float64Array(buffer, at.leaverXY, 2 * room.ids);
     // Every view of the old regions is dropped (the memory may not have grown: they would still work, over
     // the new regions).
-    this.rect = new Float64Array(0);
-    this.rectVersion = -1;
     this.stageX = this.stageY = new Float64Array(0);
     return true;
   }
@@ -232,40 +360,25 @@ export class WasmMove implements MoveKernel {
   /** The tree gets copies of the arrays it holds in the memory (before the memory moves or grows). */
   private release(): void {
     const t = this.t;
-    if (t.pool.xy === this.xy) t.pool.xy = this.xy.slice();
-    if (t.idSlot === this.idSlot) t.idSlot = this.idSlot.slice();
-    if (t.idLeaf === this.idLeaf) t.idLeaf = this.idLeaf.slice();
-    this.xy = new Float64Array(0);
-    this.idSlot = new Int32Array(0);
-    this.idLeaf = new Int32Array(0);
+    for (const p of this.pinned) {
+      if (p.get(t) === p.view) p.set(t, p.view.slice());
+      p.view = p.view instanceof Float64Array ? new Float64Array(0) : new Int32Array(0);
+    }
   }
 
-  /** The tree's positions and id tables into the memory, where they are not there already. */
+  /** The tree's arrays into the memory, where they are not there already (the tree then holds the views). */
   private pin(x: Exports): void {
     const t = this.t;
     const buffer = x.memory.buffer;
-    if (t.pool.xy !== this.xy) {
-      this.xy = copyIn(this.xy, t.pool.xy, buffer, this.at.xy);
-      t.pool.xy = this.xy;
+    const at = this.at;
+    const pinned = this.pinned;
+    for (let k = 0; k < pinned.length; k++) {
+      const p = pinned[k];
+      const a = p.get(t);
+      if (a === p.view) continue;
+      p.view = copyIn(p.view, a, buffer, at[p.region]);
+      p.set(t, p.view);
     }
-    if (t.idSlot !== this.idSlot) {
-      this.idSlot = copyIn(this.idSlot, t.idSlot, buffer, this.at.idSlot);
-      t.idSlot = this.idSlot;
-    }
-    if (t.idLeaf !== this.idLeaf) {
-      this.idLeaf = copyIn(this.idLeaf, t.idLeaf, buffer, this.at.idLeaf);
-      t.idLeaf = this.idLeaf;
-    }
-  }
-
-  /** The loose rectangles into the memory, unless those of this structure are there already. */
-  private rects(x: Exports): void {
-    const t = this.t;
-    const lb = t.nodeLoose;
-    if (t.version === this.rectVersion && lb === this.rectFrom) return;
-    this.rect = copyIn(this.rect, lb, x.memory.buffer, this.at.rect);
-    this.rectVersion = t.version;
-    this.rectFrom = lb;
   }
 
   /**
@@ -300,6 +413,19 @@ export class WasmMove implements MoveKernel {
     }
     return h;
   }
+}
+
+/** Nodes the node arrays have room for (in the regions, groupParent takes one entry per node). */
+function nodeRoom(t: TreeState): number {
+  return Math.max(
+    lengthOf(t.nodeBounds) >> 2,
+    lengthOf(t.nodeLoose) >> 2,
+    lengthOf(t.nodeChild),
+    lengthOf(t.nodeCount),
+    lengthOf(t.nodeStart),
+    lengthOf(t.nodeCap),
+    lengthOf(t.groupParent),
+  );
 }
 
 /** Whether `a` is a Float32Array or a Float64Array (by the engine's own tag). */

@@ -50,6 +50,8 @@ export interface Exports {
   inside(call: number): number;
   /** kernels/moveAll.ts: moveAll's pass (record: kernels/moveCall.ts); the ids that left their leaf. */
   stay(call: number): number;
+  /** kernels/refile.ts: the leavers `stay` listed re-filed in order; how many (the rest need the pool to grow). */
+  file(call: number): number;
 }
 
 /** base64 to bytes, without Buffer (browsers) or a fetch. */

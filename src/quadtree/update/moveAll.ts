@@ -34,21 +34,21 @@ export function moveAll(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<numbe
     ys = t.moveAll.movedY;
   }
   // Validate (and see whether the root must grow) before anything moves. The root is finite, so this
-  // test also rejects NaN and infinities.
-  const nb = t.nodeBounds;
-  const rMinX = nb[0];
-  const rMinY = nb[1];
-  const rMaxX = nb[2];
-  const rMaxY = nb[3];
-  // First without looking at which ids are present (two sequential streams): usually every entry is
-  // inside the root and nothing else is needed; otherwise look again, at the present ids only. In the
-  // plugged-in kernel where it runs (it takes the positions in for its pass there), else here.
+  // test also rejects NaN and infinities. First without looking at which ids are present (two sequential
+  // streams): usually every entry is inside the root and nothing else is needed; otherwise look again, at
+  // the present ids only. In the plugged-in kernel where it runs (it takes the positions in for its pass
+  // there), else here.
   const kernel = t.moveAll.kernel;
-  const staged = kernel === null ? -1 : kernel.inside(xs, ys, maxId, nb);
+  const staged = kernel === null ? -1 : kernel.inside(xs, ys, maxId);
+  // Read after the kernel's call, which may have handed the tree new arrays (crowd/moveKernel.ts).
+  const nb = t.nodeBounds;
   const inside = staged < 0 ? allInside(xs, ys, maxId, nb) : staged === 1;
   let outside = false;
   if (!inside) {
-    // Read after the kernel's call, which may have handed the tree new arrays (crowd/moveKernel.ts).
+    const rMinX = nb[0];
+    const rMinY = nb[1];
+    const rMaxX = nb[2];
+    const rMaxY = nb[3];
     const idSlot = t.idSlot;
     for (let id = 0; id <= maxId; id++) {
       if (idSlot[id] < 0) continue;
@@ -107,8 +107,9 @@ function allInside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number, 
 }
 
 /**
- * The pass over the ids: the plugged-in kernel's (MoveAllScratch.kernel: it writes the stayers and lists the
- * leavers, which are re-filed here in id order) where it runs, else moveInPlace. The same tree either way:
+ * The pass over the ids: the plugged-in kernel's (MoveAllScratch.kernel: it writes the stayers, lists the
+ * leavers and re-files them in id order, all but those from the first that needs the pool to grow, which are
+ * re-filed here) where it runs, else moveInPlace. The same tree either way:
  * each leaver is re-filed from the slot and leaf it has when its turn comes, as in moveInPlace, and a stayer's
  * slot only moves with its block or to fill a gap, taking the position written there along. Returns how many
  * items changed leaf.
@@ -117,11 +118,13 @@ function movePass(t: TreeState, xs: ArrayLike<number>, ys: ArrayLike<number>, ma
   const kernel = t.moveAll.kernel;
   const n = kernel === null ? -1 : kernel.stay(xs, ys, maxId);
   if (n < 0) return moveInPlace(t, xs, ys, maxId);
+  // The kernel re-files them in order, up to the first that needs the pool's arrays to grow; the rest here.
+  const filed = n > 0 ? kernel!.file(n) : 0;
   const leavers = kernel!.leavers;
   // Their positions as the kernel listed them, in order (xs[id] and ys[id] lie at random).
   const at = kernel!.leaverXY;
   const p = t.moveAll.box;
-  for (let k = 0; k < n; k++) {
+  for (let k = filed; k < n; k++) {
     p[0] = at[k << 1];
     p[1] = at[(k << 1) + 1];
     refile(t, leavers[k], p);

@@ -31,6 +31,7 @@ export { gather } from './gather';
 export { inside, stay } from './moveAll';
 export { joinPairs } from './pairs';
 export { prepare, prepBytes } from './prepare';
+export { file } from './refile';
 export { tempBytes } from './rowLayout';
 export { sortByFirst, walk } from './walk';
 
