@@ -45,7 +45,7 @@ function dump(tree: PointQuadtree): string {
 
 /**
  * The pool's state: each leaf's block (first slot, capacity), the high-water mark, the live slots, each free
- * list in order, compactDue. Equal too where the kernel re-files (it takes and frees blocks as the pool does).
+ * list in order, compactDue, the last block's capacity. Equal too where the kernel re-files (it takes and frees blocks as the pool does).
  */
 function pool(tree: PointQuadtree): string {
   const t = tree[INTERNALS]();
@@ -64,7 +64,7 @@ function pool(tree: PointQuadtree): string {
     for (let s = p.freeLists[c]; s >= 0 && chain.length <= p.top; s = p.ids[s]) chain.push(s);
     if (chain.length > 0) lists.push(`${c}:[${chain.join(',')}]`);
   }
-  return `${blocks.join(' ')}\ntop ${p.top} live ${p.live} due ${p.compactDue} lists ${lists.join(' ')}`;
+  return `${blocks.join(' ')}\ntop ${p.top} live ${p.live} due ${p.compactDue} block ${p.blockCap} lists ${lists.join(' ')}`;
 }
 
 /** Counts how often the tree's kernel re-filed every leaver `stay` listed, and how often it left some to JavaScript. */
@@ -318,6 +318,47 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
       expect(counts.all, where).toBeGreaterThan(20);
       expect(counts.filed, where).toBeGreaterThan(0.8 * counts.listed);
     }
+  });
+
+  it('reads the root after `inside`, which may lay the memory out again (an absent id outside the root in that frame)', () => {
+    // `inside` lays the regions out again here (the id tables grew), which hands the tree copies of the arrays
+    // it held in the memory and detaches the old views: moveAll must read the root's rectangle afterwards.
+    // Read before, from the detached view, every present id would look outside it and moveAll would move
+    // them one by one, in JavaScript.
+    const rnd = mulberry32(41);
+    const n = 6000;
+    const xs = new Float64Array(n);
+    const ys = new Float64Array(n);
+    scatter(rnd, n, xs, ys, false);
+    const options = { bounds, maxItems: 64 };
+    const wasm = new CrowdQuadtree(options);
+    const js = new PointQuadtree(options);
+    for (let i = 0; i < 200; i++) {
+      wasm.insert(i, xs[i], ys[i]);
+      js.insert(i, xs[i], ys[i]);
+    }
+    wasm.remove(100);
+    js.remove(100);
+    wasm.moveAll(xs.subarray(0, 200), ys.subarray(0, 200));
+    js.moveAll(xs.subarray(0, 200), ys.subarray(0, 200));
+    expect(wasm.lastMove.kernel).toBe('wasm');
+    const t = wasm[INTERNALS]();
+    const held = t.nodeBounds;
+    expect(held.buffer.byteLength).toBeGreaterThan(held.byteLength); // a view of the memory
+    wasm.insert(n - 1, xs[n - 1], ys[n - 1]);
+    js.insert(n - 1, xs[n - 1], ys[n - 1]);
+    expect(t.nodeBounds).toBe(held);
+    for (let i = 0; i < n; i++) {
+      xs[i] = Math.min(W, Math.max(0, xs[i] + (rnd() - 0.5) * 5));
+      ys[i] = Math.min(W, Math.max(0, ys[i] + (rnd() - 0.5) * 5));
+    }
+    xs[100] = 5 * W; // absent: ignored, but it fails the first check of all entries
+    wasm.moveAll(xs, ys);
+    js.moveAll(xs, ys);
+    expect(held.byteLength, 'the memory was laid out again: the old view is detached').toBe(0);
+    expect(wasm.lastMove.kernel).toBe('wasm');
+    expect(dump(wasm)).toBe(dump(js));
+    checkInvariants(wasm);
   });
 
   it("keeps the tree's positions and id tables in the kernel's memory between calls (nothing copied back)", () => {

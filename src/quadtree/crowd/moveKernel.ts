@@ -312,7 +312,7 @@ export class WasmMove implements MoveKernel {
       count: take(room.nodes * 4),
       start: take(room.nodes * 4),
       cap: take(room.nodes * 4),
-      parent: take(room.nodes * 4),
+      parent: take(((room.nodes >> 2) + 1) * 4),
       lists: take(4 * classes),
       xs: take(room.stage * 8),
       ys: take(room.stage * 8),
@@ -415,16 +415,16 @@ export class WasmMove implements MoveKernel {
   }
 }
 
-/** Nodes the node arrays have room for (in the regions, groupParent takes one entry per node). */
+/** Nodes the node arrays have room for (groupParent has one entry per group of four and the root's). */
 function nodeRoom(t: TreeState): number {
   return Math.max(
+    4 * (lengthOf(t.groupParent) - 1),
     lengthOf(t.nodeBounds) >> 2,
     lengthOf(t.nodeLoose) >> 2,
     lengthOf(t.nodeChild),
     lengthOf(t.nodeCount),
     lengthOf(t.nodeStart),
     lengthOf(t.nodeCap),
-    lengthOf(t.groupParent),
   );
 }
 

@@ -177,7 +177,8 @@ function appendTo(leaf: i32, id: i32, x: f64, y: f64): void {
 /**
  * Whether appending to `dest` after taking an item out of `leaf` needs a block the pool's arrays cannot
  * hold (alloc would grow them): the new block's class has no free block (counting the one the take frees)
- * and the high-water mark has no room for it.
+ * and the high-water mark has no room for it. (`dest` is `leaf` only for a point back inside its leaf, which
+ * moveAll never lists; it is handled as the JavaScript handles it.)
  */
 function needsGrowth(leaf: i32, dest: i32): bool {
   const left = i32At(count, leaf) - 1;
@@ -261,7 +262,8 @@ export function file(c: usize): i32 {
     if (needsGrowth(leaf, dest)) break;
     takeFrom(leaf, i32At(idSlot, id));
     // Out of the counts of the ancestors passed on the way up (the root's too where it does not hold the
-    // point: up < 0), into those of the inner nodes passed on the way down.
+    // point, up < 0, as refile would: moveAll never lists a point outside the root), into those of the inner
+    // nodes passed on the way down.
     const a = up < 0 ? 0 : up;
     for (let u = leaf; u !== a; ) {
       u = parentOf(u);
