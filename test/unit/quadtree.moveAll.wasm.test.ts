@@ -7,104 +7,15 @@
  */
 import { PointQuadtree } from 'point-quadtree';
 import { CrowdQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
-import { checkInvariants, visitNodes } from 'point-quadtree/debug';
+import { checkInvariants } from 'point-quadtree/debug';
 import { setMoveKernelMinItems } from 'point-quadtree/internal/crowd/moveKernel';
 import { setKernelMemoryCap } from 'point-quadtree/internal/crowd/wasmLayout';
 import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 import { instrumented, leastBytesPerCall } from '../helpers/allocation';
+import { bounds, dump, scatter, W } from '../helpers/slotDump';
 
-const W = 200;
-const bounds = { minX: 0, minY: 0, maxX: W, maxY: W };
-
-/** Every node (depth, rectangle, leaf, count), then every item in slot order: equal dumps, equal trees. */
-function dump(tree: PointQuadtree): string {
-  const nodes: string[] = [];
-  visitNodes(tree, (n) => {
-    nodes.push(`${n.depth} ${n.minX} ${n.minY} ${n.maxX} ${n.maxY} ${n.isLeaf} ${n.count}`);
-  });
-  const t = tree[INTERNALS]();
-  const items: string[] = [];
-  // The nodes in use, from the root down (freed groups keep stale numbers).
-  const stack = [0];
-  while (stack.length > 0) {
-    const node = stack.pop() as number;
-    const c = t.nodeChild[node];
-    if (c >= 0) {
-      stack.push(c + 3, c + 2, c + 1, c);
-      continue;
-    }
-    const s0 = t.nodeStart[node];
-    for (let s = s0; s < s0 + t.nodeCount[node]; s++) {
-      items.push(`${node}:${t.pool.ids[s]}@${t.pool.xy[2 * s]},${t.pool.xy[2 * s + 1]}`);
-    }
-  }
-  return `${nodes.join('\n')}\n${items.join(' ')}\n${pool(tree)}`;
-}
-
-/**
- * The pool's state: each leaf's block (first slot, capacity), the high-water mark, the live slots, each free
- * list in order, compactDue, the last block's capacity. Equal too where the kernel re-files (it takes and frees blocks as the pool does).
- */
-function pool(tree: PointQuadtree): string {
-  const t = tree[INTERNALS]();
-  const blocks: string[] = [];
-  const stack = [0];
-  while (stack.length > 0) {
-    const node = stack.pop() as number;
-    const c = t.nodeChild[node];
-    if (c >= 0) stack.push(c + 3, c + 2, c + 1, c);
-    else blocks.push(`${node}:${t.nodeStart[node]}+${t.nodeCap[node]}`);
-  }
-  const p = t.pool;
-  const lists: string[] = [];
-  for (let c = 0; c < p.freeLists.length; c++) {
-    const chain: number[] = [];
-    for (let s = p.freeLists[c]; s >= 0 && chain.length <= p.top; s = p.ids[s]) chain.push(s);
-    if (chain.length > 0) lists.push(`${c}:[${chain.join(',')}]`);
-  }
-  return `${blocks.join(' ')}\ntop ${p.top} live ${p.live} due ${p.compactDue} block ${p.blockCap} lists ${lists.join(' ')}`;
-}
-
-/** Counts how often the tree's kernel re-filed every leaver `stay` listed, and how often it left some to JavaScript. */
-function countFiling(tree: CrowdQuadtree): { all: number; some: number; filed: number; listed: number } {
-  const kernel = tree[INTERNALS]().moveAll.kernel!;
-  const file = kernel.file.bind(kernel);
-  const counts = { all: 0, some: 0, filed: 0, listed: 0 };
-  kernel.file = (n: number): number => {
-    const k = file(n);
-    if (k === n) counts.all++;
-    else counts.some++;
-    counts.filed += k;
-    counts.listed += n;
-    return k;
-  };
-  return counts;
-}
-
-/** n points, uniform or in four camps, into xs / ys (any array type). */
-function scatter(
-  rnd: () => number,
-  n: number,
-  xs: Float32Array | Float64Array,
-  ys: typeof xs,
-  camps: boolean,
-) {
-  const centres = [
-    [40, 50],
-    [150, 60],
-    [90, 160],
-    [170, 170],
-  ];
-  for (let i = 0; i < n; i++) {
-    const c = centres[i & 3];
-    xs[i] = camps ? c[0] + (rnd() - 0.5) * 30 : rnd() * W;
-    ys[i] = camps ? c[1] + (rnd() - 0.5) * 30 : rnd() * W;
-  }
-}
-
-// Most trees here are smaller than the 1,024 items a crowd tree needs to run the kernel's pass by default.
 beforeAll(() => setMoveKernelMinItems(0));
 afterAll(() => setMoveKernelMinItems());
 afterEach(() => {
@@ -112,78 +23,6 @@ afterEach(() => {
   setKernelMemoryCap();
   setMoveKernelMinItems(0);
 });
-
-/**
- * Moves all of a small tree's items inside `edges` but one, which goes to the float32 (or float64) nearest to an
- * edge on either side, or to NaN or an infinity, at an id in the kernel's blocks of four and at the last id (its
- * tail): the crowd tree and a PointQuadtree give the same error, root and tree, and the kernel's pass ran
- * exactly where the position was inside.
- */
-function exactAtEdges(edges: { minX: number; minY: number; maxX: number; maxY: number }): void {
-  const n = 23; // five blocks of four and a tail of three
-  const below = (v: number) => {
-    const f = Math.fround(v);
-    return f < v ? f : Math.fround(f - Math.abs(f) * 2 ** -24);
-  };
-  const above = (v: number) => {
-    const f = Math.fround(v);
-    return f > v ? f : Math.fround(f + Math.abs(f) * 2 ** -24);
-  };
-  const cases: [string, 'x' | 'y', number][] = [];
-  for (const [name, axis, edge] of [
-    ['minX', 'x', edges.minX],
-    ['minY', 'y', edges.minY],
-    ['maxX', 'x', edges.maxX],
-    ['maxY', 'y', edges.maxY],
-  ] as const) {
-    expect(below(edge)).toBeLessThan(edge);
-    expect(above(edge)).toBeGreaterThan(edge);
-    cases.push([`${name} - one float32`, axis, below(edge)], [`${name} + one float32`, axis, above(edge)]);
-  }
-  for (const v of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
-    cases.push([`${v} in x`, 'x', v], [`${v} in y`, 'y', v]);
-  for (const Type of [Float32Array, Float64Array]) {
-    for (const at of [5, n - 1]) {
-      for (const [name, axis, value] of cases) {
-        const where = `${Type.name}, id ${at}, ${name}`;
-        const xs = new Type(n);
-        const ys = new Type(n);
-        for (let i = 0; i < n; i++) {
-          xs[i] = 10 + 4 * i;
-          ys[i] = 90 - 3.5 * i;
-        }
-        const ids = Int32Array.from({ length: n }, (_, i) => i);
-        const options = { bounds: edges, maxItems: 4 };
-        const wasm = CrowdQuadtree.from(options, ids, xs, ys);
-        const js = PointQuadtree.from(options, ids, xs, ys);
-        if (axis === 'x') xs[at] = value;
-        else ys[at] = value;
-        let wasmError = '';
-        let jsError = '';
-        try {
-          wasm.moveAll(xs, ys);
-        } catch (e) {
-          wasmError = String(e);
-        }
-        try {
-          js.moveAll(xs, ys);
-        } catch (e) {
-          jsError = String(e);
-        }
-        expect(wasmError, where).toBe(jsError);
-        expect(wasm.bounds, where).toEqual(js.bounds);
-        expect(dump(wasm), where).toBe(dump(js));
-        const outside = !(
-          Number.isFinite(value) &&
-          value >= (axis === 'x' ? edges.minX : edges.minY) &&
-          value <= (axis === 'x' ? edges.maxX : edges.maxY)
-        );
-        // Inside: the kernel's pass ran; outside (or not finite), moving one by one or an error, in JavaScript.
-        expect(wasm.lastMove.kernel, where).toBe(outside ? 'js' : 'wasm');
-      }
-    }
-  }
-}
 
 describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel', () => {
   it('says which pass ran: the kernel for typed and plain arrays, JavaScript where it cannot or may not run', () => {
@@ -275,92 +114,6 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
     });
   }
 
-  it('re-files the leavers in the kernel, and hands JavaScript the rest from the first that needs the pool to grow', () => {
-    // Uniform points drawn to four camps: leaves fill and empty, blocks grow and go back to the free lists,
-    // and (with larger leaves) the pool nears its end with much of it idle, where an alloc sets compactDue.
-    const camps = [
-      [40, 50],
-      [150, 60],
-      [90, 160],
-      [170, 170],
-    ];
-    for (const [maxItems, looseness] of [
-      [6, 0],
-      [6, 1.5],
-      [32, 0],
-    ]) {
-      const where = `maxItems ${maxItems}, looseness ${looseness}`;
-      const rnd = mulberry32(31);
-      const n = 2500;
-      const xs = new Float64Array(n);
-      const ys = new Float64Array(n);
-      scatter(rnd, n, xs, ys, false);
-      const ids = Int32Array.from({ length: n }, (_, i) => i);
-      const options = { bounds, maxItems, minSize: 0.5, looseness };
-      const wasm = CrowdQuadtree.from(options, ids, xs, ys);
-      const js = PointQuadtree.from(options, ids, xs, ys);
-      const counts = countFiling(wasm);
-      for (let frame = 0; frame < 40; frame++) {
-        for (let i = 0; i < n; i++) {
-          const [cx, cy] = camps[i & 3];
-          xs[i] = Math.min(W, Math.max(0, xs[i] + (cx - xs[i]) * 0.05 + (rnd() - 0.5) * 4));
-          ys[i] = Math.min(W, Math.max(0, ys[i] + (cy - ys[i]) * 0.05 + (rnd() - 0.5) * 4));
-        }
-        wasm.moveAll(xs, ys);
-        js.moveAll(xs, ys);
-        expect(wasm.lastMove.kernel).toBe('wasm');
-        expect(dump(wasm), `${where}, frame ${frame}`).toBe(dump(js));
-      }
-      checkInvariants(wasm);
-      // A bulk build's blocks are exact and its pool full: the first frames' new blocks need the pool to grow,
-      // which JavaScript does (the kernel stops there); most frames the kernel re-files every leaver itself.
-      expect(counts.some, where).toBeGreaterThan(0);
-      expect(counts.all, where).toBeGreaterThan(20);
-      expect(counts.filed, where).toBeGreaterThan(0.8 * counts.listed);
-    }
-  });
-
-  it('reads the root after `inside`, which may lay the memory out again (an absent id outside the root in that frame)', () => {
-    // `inside` lays the regions out again here (the id tables grew), which hands the tree copies of the arrays
-    // it held in the memory and detaches the old views: moveAll must read the root's rectangle afterwards.
-    // Read before, from the detached view, every present id would look outside it and moveAll would move
-    // them one by one, in JavaScript.
-    const rnd = mulberry32(41);
-    const n = 6000;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    scatter(rnd, n, xs, ys, false);
-    const options = { bounds, maxItems: 64 };
-    const wasm = new CrowdQuadtree(options);
-    const js = new PointQuadtree(options);
-    for (let i = 0; i < 200; i++) {
-      wasm.insert(i, xs[i], ys[i]);
-      js.insert(i, xs[i], ys[i]);
-    }
-    wasm.remove(100);
-    js.remove(100);
-    wasm.moveAll(xs.subarray(0, 200), ys.subarray(0, 200));
-    js.moveAll(xs.subarray(0, 200), ys.subarray(0, 200));
-    expect(wasm.lastMove.kernel).toBe('wasm');
-    const t = wasm[INTERNALS]();
-    const held = t.nodeBounds;
-    expect(held.buffer.byteLength).toBeGreaterThan(held.byteLength); // a view of the memory
-    wasm.insert(n - 1, xs[n - 1], ys[n - 1]);
-    js.insert(n - 1, xs[n - 1], ys[n - 1]);
-    expect(t.nodeBounds).toBe(held);
-    for (let i = 0; i < n; i++) {
-      xs[i] = Math.min(W, Math.max(0, xs[i] + (rnd() - 0.5) * 5));
-      ys[i] = Math.min(W, Math.max(0, ys[i] + (rnd() - 0.5) * 5));
-    }
-    xs[100] = 5 * W; // absent: ignored, but it fails the first check of all entries
-    wasm.moveAll(xs, ys);
-    js.moveAll(xs, ys);
-    expect(held.byteLength, 'the memory was laid out again: the old view is detached').toBe(0);
-    expect(wasm.lastMove.kernel).toBe('wasm');
-    expect(dump(wasm)).toBe(dump(js));
-    checkInvariants(wasm);
-  });
-
   it("keeps the tree's positions and id tables in the kernel's memory between calls (nothing copied back)", () => {
     const n = 3000;
     const rnd = mulberry32(5);
@@ -448,18 +201,6 @@ describe('CrowdQuadtree.moveAll: the pass over the ids in the WebAssembly kernel
     wasm.moveAll(wide.xs, wide.ys);
     expect(wasm.lastMove.kernel).toBe('wasm');
     expect(dump(wasm)).toBe(dump(js));
-  });
-
-  it('checks every position against the root exactly, float32 against edges a float32 cannot hold, in blocks and in the tail', () => {
-    // Root edges that no float32 equals: the kernel compares four float32 positions at a time with the
-    // edges rounded outward to float32, which must keep and refuse exactly the values the float64 test does.
-    // Each edge once where the nearest float32 lies above it and once where it lies below.
-    for (const edges of [
-      { minX: 0.1, minY: 0.3, maxX: 100.7, maxY: 99.9 },
-      { minX: 0.7, minY: 0.9, maxX: 100.3, maxY: 99.7 },
-    ]) {
-      exactAtEdges(edges);
-    }
   });
 
   it('a tree of fewer than 1,024 items runs the JavaScript pass (each kernel pass holds an instance of its own)', () => {
