@@ -94,6 +94,16 @@ describe.each([
       expect(treePairs(tree, 0)).toEqual(['0-1']);
     });
 
+    it('a tree of exactly two items: their one pair within reach, none beyond', () => {
+      // The smallest tree with a pair: the join must not take two items for too few.
+      const tree = new Tree({ bounds: BOUNDS });
+      tree.insert(0, 10, 10);
+      tree.insert(1, 13, 14); // 5 from id 0
+      expect(treePairs(tree, 5)).toEqual(['0-1']);
+      expect(callbackPairs(tree, 6)).toEqual(['0-1']);
+      expect(treePairs(tree, 4.99)).toEqual([]);
+    });
+
     it('finds every pair when the radius is larger than the world (id 0 included)', () => {
       const tree = new Tree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
       const points = new Map<number, [number, number]>();
