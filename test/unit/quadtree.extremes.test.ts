@@ -352,6 +352,62 @@ describe.each([PointQuadtree, CrowdQuadtree])(
       expect(pairsOf(tree, 1e-200)).toEqual(['1-4', '1-5', '4-5']);
       expect(pairsOf(tree, 1e-201)).toEqual(['1-5']);
     });
+    it('radii past 1.34e154 (their squares overflow, so differences are scaled): pairs across two leaves and in one', () => {
+      // Leaves under 1.34e154 wide, so their areas stay finite: the joins that write every candidate (room
+      // for all, the leaf no larger than the circle's area) run with scaled differences here.
+      for (const axis of ['x', 'y'] as const) {
+        const tree = new Tree({ bounds: { minX: 0, minY: 0, maxX: 2e154, maxY: 2e154 }, maxItems: 1 });
+        const at = (id: number, u: number, v: number) =>
+          axis === 'x' ? tree.insert(id, u, v) : tree.insert(id, v, u);
+        at(1, 0.2e154, 0.5e154);
+        at(2, 1.5e154, 0.5e154); // about 1.3e154 from id 1, in the neighbouring quadrant
+        checkInvariants(tree);
+        const d = 1.5e154 - 0.2e154;
+        expect(pairsOf(tree, 1.4e154), axis).toEqual(['1-2']);
+        expect(pairsOf(tree, d), axis).toEqual(['1-2']);
+        expect(pairsOf(tree, 1.29e154), axis).toEqual([]);
+      }
+      const leaf = new Tree({ bounds: { minX: 0, minY: 0, maxX: 1e154, maxY: 1e154 }, maxItems: 4 });
+      leaf.insert(1, 0, 0);
+      leaf.insert(2, 1e154, 1e154); // 1.414e154 from id 1
+      leaf.insert(3, 1e154, 0); // 1e154 from both
+      leaf.insert(4, 0.5e154, 0.25e154); // 5.59e153 from ids 1 and 3, 9.01e153 from id 2
+      expect(pairsOf(leaf, 1.35e154)).toEqual(['1-3', '1-4', '2-3', '2-4', '3-4']);
+      expect(pairsOf(leaf, 1.5e154)).toEqual(['1-2', '1-3', '1-4', '2-3', '2-4', '3-4']);
+    });
+    it('radii under 1e-145 (their squares fall below 2^-960, so differences are scaled up): the same pairs', () => {
+      // The case above at 1e-304 of its scale: leaves under the circle's area, and two leaves not wholly
+      // within reach of each other (their farthest corners about 2.2e-150 apart), so no pair of them is taken
+      // whole. (Under a radius of 2^-511, s² overflows, `dense` is 0 and the joins test each pair first.)
+      const minSize = 1e-156;
+      for (const axis of ['x', 'y'] as const) {
+        const tree = new Tree({
+          bounds: { minX: 0, minY: 0, maxX: 2e-150, maxY: 2e-150 },
+          maxItems: 1,
+          minSize,
+        });
+        const at = (id: number, u: number, v: number) =>
+          axis === 'x' ? tree.insert(id, u, v) : tree.insert(id, v, u);
+        at(1, 0.2e-150, 0.5e-150);
+        at(2, 1.5e-150, 0.5e-150); // about 1.3e-150 from id 1, in the neighbouring quadrant
+        checkInvariants(tree);
+        const d = 1.5e-150 - 0.2e-150;
+        expect(pairsOf(tree, 1.4e-150), axis).toEqual(['1-2']);
+        expect(pairsOf(tree, d), axis).toEqual(['1-2']);
+        expect(pairsOf(tree, 1.29e-150), axis).toEqual([]);
+      }
+      const leaf = new Tree({
+        bounds: { minX: 0, minY: 0, maxX: 1e-150, maxY: 1e-150 },
+        maxItems: 4,
+        minSize,
+      });
+      leaf.insert(1, 0, 0);
+      leaf.insert(2, 1e-150, 1e-150);
+      leaf.insert(3, 1e-150, 0);
+      leaf.insert(4, 0.5e-150, 0.25e-150);
+      expect(pairsOf(leaf, 1.35e-150)).toEqual(['1-3', '1-4', '2-3', '2-4', '3-4']);
+      expect(pairsOf(leaf, 1.5e-150)).toEqual(['1-2', '1-3', '1-4', '2-3', '2-4', '3-4']);
+    });
     for (const seed of [21, 22]) {
       it(`seed ${seed}: pairs at radii from 0 to 1e300 against Math.hypot`, () => {
         const random = mulberry32(seed);

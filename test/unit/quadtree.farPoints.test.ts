@@ -415,6 +415,62 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(refit.bounds).toEqual(bounds);
   });
 
+  it('a root leaf: shrinking moves version on; a grown one that no narrower doubling holds stays as it is', () => {
+    // At 0..100 and below 0 (where a sum of two edges is no width).
+    for (const o of [0, -1100]) {
+      const b = { minX: o, minY: o, maxX: o + 100, maxY: o + 100 };
+      const leaf = new PointQuadtree({ bounds: b });
+      leaf.insert(1, o + 10, o + 10);
+      leaf.insert(2, o + 150, o + 20); // the root doubles to 200 x 200
+      leaf.insert(3, o + 30, o + 30);
+      const grown = leaf.bounds;
+      expect(grown, `at ${o}`).toEqual({ minX: o, minY: o, maxX: o + 200, maxY: o + 200 });
+      let version = leaf.version;
+      leaf.remove(3); // the stray still needs the same doubling
+      checkInvariants(leaf);
+      expect(leaf.bounds, `at ${o}`).toEqual(grown);
+      expect(leaf.version, `at ${o}`).toBe(version);
+      version = leaf.version;
+      leaf.move(2, o + 40, o + 20);
+      checkInvariants(leaf);
+      expect(leaf.bounds, `at ${o}`).toEqual(b);
+      expect(leaf.version, `at ${o}`).toBeGreaterThan(version);
+    }
+  });
+
+  it('a refitted root narrower than the doubling in one axis only: the smallest doubling once the far item leaves', () => {
+    // The far item (past what doubling reaches) makes the root the items' extent: 150 wide, 1.7e308
+    // tall. Once it leaves, the smallest doubling that holds the rest (200 x 200) is narrower in that axis
+    // only, and is the root. At 0..100 and below 0, the far item in y, then in x.
+    for (const o of [0, -1100]) {
+      for (const axis of ['x', 'y'] as const) {
+        const tree = new PointQuadtree({ bounds: { minX: o, minY: o, maxX: o + 100, maxY: o + 100 } });
+        const at = (id: number, u: number, v: number) =>
+          axis === 'y' ? tree.insert(id, u, v) : tree.insert(id, v, u);
+        at(1, o + 10, o + 10);
+        at(2, o + 150, o + 50);
+        at(3, o + 50, o < 0 ? -1.7e308 : 1.7e308); // doubling toward it would overflow
+        const where = `at ${o}, far in ${axis}`;
+        tree.remove(3);
+        checkInvariants(tree);
+        expect(tree.bounds, where).toEqual({ minX: o, minY: o, maxX: o + 200, maxY: o + 200 });
+      }
+    }
+  });
+
+  it('a refitted root whose far item on one edge leaves, another far one staying: the new extent', () => {
+    // Doubling toward 1e308 overflows, so the root stays the items' extent; only its west edge moves.
+    const tree = new PointQuadtree({ bounds, maxItems: 2 });
+    tree.insert(1, 1e308, 50);
+    tree.insert(2, -1e307, 50);
+    tree.insert(3, 50, 50);
+    expect(tree.bounds).toEqual({ minX: -1e307, minY: 0, maxX: 1e308, maxY: 100 });
+    tree.remove(2);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 1e308, maxY: 100 });
+    expect(tree.queryCircle(1e308, 50, 0)).toEqual([1]);
+  });
+
   it('the only far point moves from 1.7e308 to -1.7e308 (move and moveAll): the new extent is finite', () => {
     for (const how of ['move', 'moveAll'] as const) {
       const tree = grid40({ bounds, maxItems: 2 });

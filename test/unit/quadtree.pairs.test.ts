@@ -94,6 +94,78 @@ describe.each([
       expect(treePairs(tree, 0)).toEqual(['0-1']);
     });
 
+    it('a tree of exactly two items: their one pair within reach, none beyond', () => {
+      // The smallest tree with a pair: the join must not take two items for too few.
+      const tree = new Tree({ bounds: BOUNDS });
+      tree.insert(0, 10, 10);
+      tree.insert(1, 13, 14); // 5 from id 0
+      expect(treePairs(tree, 5)).toEqual(['0-1']);
+      expect(callbackPairs(tree, 6)).toEqual(['0-1']);
+      expect(treePairs(tree, 4.99)).toEqual([]);
+    });
+
+    it('bounds below and across 0: the same pairs as brute force', () => {
+      // With bounds 0..100 every coordinate is positive, so a sum of two edges can stand in for a width.
+      const placed = [
+        { minX: -150, minY: -120, maxX: -50, maxY: -20 },
+        { minX: -60, minY: -40, maxX: 40, maxY: 60 },
+      ];
+      for (const [k, bounds] of placed.entries()) {
+        const rnd = mulberry32(40 + k);
+        const tree = new Tree({ bounds, maxItems: 2 });
+        const points = new Map<number, [number, number]>();
+        for (let id = 0; id < 80; id++) {
+          const p: [number, number] = [bounds.minX + rnd() * 100, bounds.minY + rnd() * 100];
+          points.set(id, p);
+          tree.insert(id, p[0], p[1]);
+        }
+        for (const r of [0.5, 3, 10, 30]) expectPairs(tree, points, r);
+      }
+    });
+
+    it('radius 0 pairs coincident points that sit in two loose leaves', () => {
+      // Item 1 moves 2 past the split lines and stays in its leaf (looseness 5); item 3 is filed at the same
+      // place in the neighbouring quadrant. The leaves' loose rectangles overlap: their gap, 0, is within 0.
+      const tree = new Tree({ bounds: BOUNDS, maxItems: 1, looseness: 5 });
+      tree.insert(1, 40, 40);
+      tree.insert(2, 90, 90);
+      tree.move(1, 52, 52);
+      tree.insert(3, 52, 52);
+      checkInvariants(tree);
+      expect(treePairs(tree, 0)).toEqual(['1-3']);
+      expect(callbackPairs(tree, 0)).toEqual(['1-3']);
+    });
+
+    it('forEachPair inside a forEachPair callback (and a queryPairsInto too short there): each call its own pairs', () => {
+      const tree = new Tree({ bounds: BOUNDS, maxItems: 2 });
+      const points = new Map<number, [number, number]>();
+      const rnd = mulberry32(44);
+      for (let id = 0; id < 50; id++) {
+        const p: [number, number] = [rnd() * 100, rnd() * 100];
+        points.set(id, p);
+        tree.insert(id, p[0], p[1]);
+      }
+      const outer: string[] = [];
+      let inner: string[] = [];
+      let short = '';
+      tree.forEachPair(40, (a, b) => {
+        if (outer.length === 0) {
+          inner = callbackPairs(tree, 10);
+          try {
+            tree.queryPairsInto(10, new Int32Array(1), new Int32Array(1));
+          } catch (e) {
+            short = (e as Error).message;
+          }
+        }
+        outer.push(a < b ? `${a}-${b}` : `${b}-${a}`);
+      });
+      expect(outer.sort()).toEqual(brutePairs(points, 40));
+      expect(inner).toEqual(brutePairs(points, 10));
+      expect(short).toContain(`too small for the ${brutePairs(points, 10).length} pairs`);
+      // And the next call at the top level finds its pairs as before.
+      expect(callbackPairs(tree, 40)).toEqual(brutePairs(points, 40));
+    });
+
     it('finds every pair when the radius is larger than the world (id 0 included)', () => {
       const tree = new Tree({ bounds: BOUNDS, maxItems: 2, minSize: 1 });
       const points = new Map<number, [number, number]>();
