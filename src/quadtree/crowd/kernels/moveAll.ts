@@ -110,6 +110,22 @@ function insideF64(c: usize): i32 {
 }
 
 /**
+ * Whether the rectangle at `b` (f64 minX, minY, maxX, maxY) holds (x, y): core/geometry.ts's holds (edges
+ * included on the min sides, and on a max side only where it is the root's, rootMaxX or rootMaxY). The one
+ * copy of the rule in the kernels (refile.ts's walk up uses it too).
+ */
+export function holds(b: usize, x: f64, y: f64, rootMaxX: f64, rootMaxY: f64): bool {
+  const maxX = load<f64>(b, 16);
+  const maxY = load<f64>(b, 24);
+  return (
+    x >= load<f64>(b) &&
+    y >= load<f64>(b, 8) &&
+    (x < maxX || (x === maxX && x === rootMaxX)) &&
+    (y < maxY || (y === maxY && y === rootMaxY))
+  );
+}
+
+/**
  * For every id up to MAX_ID present in the tree (ID_SLOT >= 0): its new position (MOVE_XS, MOVE_YS) is
  * written into its slot of MOVE_XY where its leaf's loose rectangle (MOVE_RECT, by ID_LEAF) holds it (edges
  * included on the min sides, and on a max side only where it is the root's: core/geometry.ts's holds), else
@@ -140,14 +156,7 @@ function stayOf<T>(c: usize): i32 {
     const x = <f64>load<T>(xs + ((<usize>id) << shift));
     const y = <f64>load<T>(ys + ((<usize>id) << shift));
     const b = rect + ((<usize>load<i32>(idLeaf + ((<usize>id) << 2))) << 5);
-    const maxX = load<f64>(b, 16);
-    const maxY = load<f64>(b, 24);
-    if (
-      x >= load<f64>(b) &&
-      y >= load<f64>(b, 8) &&
-      (x < maxX || (x === maxX && x === rootMaxX)) &&
-      (y < maxY || (y === maxY && y === rootMaxY))
-    ) {
+    if (holds(b, x, y, rootMaxX, rootMaxY)) {
       const o = xy + ((<usize>slot) << 4);
       store<f64>(o, x);
       store<f64>(o, y, 8);

@@ -5,6 +5,7 @@
 // JavaScript gives, slot for slot, free list for free list. It stops before the first leaver whose new block
 // would need the pool's arrays to grow (only JavaScript can give those), and the host re-files the rest.
 
+import { holds } from './moveAll';
 import {
   FILE_COUNT,
   FREE_LISTS,
@@ -84,17 +85,9 @@ function parentOf(n: i32): i32 {
   return i32At(parent, (n - 1) >> 2);
 }
 
-/** Whether node `n`'s loose rectangle holds (x, y): core/geometry.ts's holds. */
+/** Whether node `n`'s loose rectangle holds (x, y) (moveAll.ts's holds). */
 function holdsAt(n: i32, x: f64, y: f64): bool {
-  const b = rect + ((<usize>n) << 5);
-  const maxX = load<f64>(b, 16);
-  const maxY = load<f64>(b, 24);
-  return (
-    x >= load<f64>(b) &&
-    y >= load<f64>(b, 8) &&
-    (x < maxX || (x === maxX && x === rootMaxX)) &&
-    (y < maxY || (y === maxY && y === rootMaxY))
-  );
+  return holds(rect + ((<usize>n) << 5), x, y, rootMaxX, rootMaxY);
 }
 
 /** The child of the group at `g` that holds (x, y): core/geometry.ts's childFor (the SE child's corner). */
