@@ -10,6 +10,20 @@ import { INTERNALS } from 'point-quadtree/internal/PointQuadtree';
 export const W = 200;
 export const bounds = { minX: 0, minY: 0, maxX: W, maxY: W };
 
+/** The leaves in use, from the root down, depth first (freed groups keep stale numbers, so not by number). */
+function leaves(tree: PointQuadtree): number[] {
+  const t = tree[INTERNALS]();
+  const out: number[] = [];
+  const stack = [0];
+  while (stack.length > 0) {
+    const node = stack.pop() as number;
+    const c = t.nodeChild[node];
+    if (c >= 0) stack.push(c + 3, c + 2, c + 1, c);
+    else out.push(node);
+  }
+  return out;
+}
+
 /** Every node (depth, rectangle, leaf, count), then every item in slot order: equal dumps, equal trees. */
 export function dump(tree: PointQuadtree): string {
   const nodes: string[] = [];
@@ -18,18 +32,10 @@ export function dump(tree: PointQuadtree): string {
   });
   const t = tree[INTERNALS]();
   const items: string[] = [];
-  // The nodes in use, from the root down (freed groups keep stale numbers).
-  const stack = [0];
-  while (stack.length > 0) {
-    const node = stack.pop() as number;
-    const c = t.nodeChild[node];
-    if (c >= 0) {
-      stack.push(c + 3, c + 2, c + 1, c);
-      continue;
-    }
-    const s0 = t.nodeStart[node];
-    for (let s = s0; s < s0 + t.nodeCount[node]; s++) {
-      items.push(`${node}:${t.pool.ids[s]}@${t.pool.xy[2 * s]},${t.pool.xy[2 * s + 1]}`);
+  for (const leaf of leaves(tree)) {
+    const s0 = t.nodeStart[leaf];
+    for (let s = s0; s < s0 + t.nodeCount[leaf]; s++) {
+      items.push(`${leaf}:${t.pool.ids[s]}@${t.pool.xy[2 * s]},${t.pool.xy[2 * s + 1]}`);
     }
   }
   return `${nodes.join('\n')}\n${items.join(' ')}\n${pool(tree)}`;
@@ -37,18 +43,12 @@ export function dump(tree: PointQuadtree): string {
 
 /**
  * The pool's state: each leaf's block (first slot, capacity), the high-water mark, the live slots, each free
- * list in order, compactDue, the last block's capacity. Equal too where the kernel re-files (it takes and frees blocks as the pool does).
+ * list in order, compactDue, the last block's capacity. Equal too where the kernel re-files (it takes and frees
+ * blocks as the pool does).
  */
-export function pool(tree: PointQuadtree): string {
+function pool(tree: PointQuadtree): string {
   const t = tree[INTERNALS]();
-  const blocks: string[] = [];
-  const stack = [0];
-  while (stack.length > 0) {
-    const node = stack.pop() as number;
-    const c = t.nodeChild[node];
-    if (c >= 0) stack.push(c + 3, c + 2, c + 1, c);
-    else blocks.push(`${node}:${t.nodeStart[node]}+${t.nodeCap[node]}`);
-  }
+  const blocks = leaves(tree).map((leaf) => `${leaf}:${t.nodeStart[leaf]}+${t.nodeCap[leaf]}`);
   const p = t.pool;
   const lists: string[] = [];
   for (let c = 0; c < p.freeLists.length; c++) {
