@@ -6,10 +6,16 @@ import {
   CLAIM,
   DONE,
   FAILED,
+  LIST,
   MESSAGE_KIND,
   NO_KERNEL,
+  NODES,
+  PAIRS,
   SEEN,
+  SEQ,
+  SLOTS,
   STATE,
+  TeamViews,
 } from 'point-quadtree/internal/parallel/teamLayout';
 import { type SeparationHelperMessage, SeparationTeam } from 'point-quadtree/parallel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -368,6 +374,64 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
       expect(expectTeam(team, tree, xs, ys, 3)).toMatchObject({ ready: 2, tookOver: 2, lost: 1 });
     },
   );
+
+  it('publishes only the slots and nodes in use, and the leaf-pair list only when it changed', () => {
+    const fake = fakeHelpers(1);
+    // The helper never claims: the caller takes its range over each call (the answers are checked elsewhere).
+    const team = new SeparationTeam(fake.ports, { minPairs: 0, patienceMs: 600_000 });
+    const own = treeOf(xs, ys);
+    const call = (r: number) =>
+      team.querySeparationInto(own, r, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
+    // The wider radius first: the buffer made then has room for every later list (a new buffer would need
+    // the helper to attach again).
+    call(5);
+    const buffer = fake.messages[0]!.buffer;
+    fake.set(0, STATE, ATTACHED);
+    const v = new TeamViews(buffer);
+    const c = v.control;
+    const published = (r: number): number => {
+      call(r);
+      expect(fake.messages[0]!.buffer).toBe(buffer);
+      expect(team.last.ready).toBe(1);
+      return c[SEQ] >> 1;
+    };
+    let g = published(5);
+    expect(c[LIST]).toBe(g);
+    g = published(3);
+    expect(c[LIST]).toBe(g);
+    const top = c[SLOTS];
+    const nodes = c[NODES];
+    const pairs = c[PAIRS];
+    expect(v.xy.length > 2 * top && v.start.length > nodes && v.list.length > 2 * pairs).toBe(true);
+    // Marks past what is in use, and over the whole list.
+    const list = v.list.slice(0, 2 * pairs);
+    v.xy.fill(-1, 2 * top);
+    v.ids.fill(-1, top);
+    for (const a of [v.start, v.count, v.child]) a.fill(-1, nodes);
+    v.list.fill(-3);
+    // The same tree and radius: the same list, not published again; nothing written past what is in use.
+    expect(published(3)).toBe(g + 1);
+    expect(c[LIST]).toBe(g);
+    expect(v.list.every((e) => e === -3)).toBe(true);
+    expect(v.xy.subarray(2 * top).every((e) => e === -1)).toBe(true);
+    expect(v.ids.subarray(top).every((e) => e === -1)).toBe(true);
+    for (const a of [v.start, v.count, v.child]) expect(a.subarray(nodes).every((e) => e === -1)).toBe(true);
+    expect(v.xy[0]).not.toBe(-1);
+    // Another radius walks another list: published (only its pairs).
+    g = published(5);
+    expect(c[LIST]).toBe(g);
+    expect(v.list.subarray(0, 2 * c[PAIRS]).includes(-3)).toBe(false);
+    expect(v.list.subarray(2 * c[PAIRS]).every((e) => e === -3)).toBe(true);
+    // Back to the first radius: its list again.
+    g = published(3);
+    expect(c[LIST]).toBe(g);
+    expect([...v.list.subarray(0, 2 * pairs)]).toEqual([...list]);
+    // A change of structure (the points of a corner removed: leaves merge): published again.
+    for (let id = 0; id < 2000; id++) if (xs[id] < 40 && ys[id] < 40) own.remove(id);
+    g = published(3);
+    expect(c[LIST]).toBe(g);
+    expect(c[PAIRS]).toBeLessThan(pairs);
+  });
 
   it('a helper that cannot run the kernel says so and is never given a range', () => {
     const fake = fakeHelpers(1);

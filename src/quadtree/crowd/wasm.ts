@@ -97,6 +97,13 @@ export class SeparationWasm {
   private listRadius = 0;
   private listWide = 0;
   private listPairs = 0;
+  /** The list's stamp when a list was last copied in (copyTree). */
+  private listCopied = -1;
+  /**
+   * Changes whenever the leaf-pair list in memory may have: a walk, a list copied in, a new layout (which
+   * loses it). A team cuts its ranges and publishes the list again only when this has changed.
+   */
+  listStamp = 0;
   /**
    * Whether the last tree loaded runs the rows' fast second pass: asked for, and the scaled radius allows
    * it (see {@link FAST_MIN}); else the exact one ran.
@@ -162,6 +169,7 @@ export class SeparationWasm {
       wide !== this.listWide
     ) {
       this.listPairs = this.walk(t, radius, wide, idRoom);
+      this.listStamp++;
       this.listSerial = serial;
       this.listVersion = t.version;
       this.listRadius = radius;
@@ -228,8 +236,10 @@ export class SeparationWasm {
   /**
    * The first half of {@link loadTree}: the arrays (and `list`) copied in. A helper thread checks between
    * the halves that what it copied was not being rewritten meanwhile, so it never gathers a torn copy.
+   * `listChanged` false: `list` is the one copied in last time, whose copy is still in memory unless a walk
+   * or a new layout replaced it since (then it is copied in again).
    */
-  copyTree(tree: TreeArrays, list: Int32Array | null): void {
+  copyTree(tree: TreeArrays, list: Int32Array | null, listChanged = true): void {
     const room = this.layout.room;
     const pairs = list === null ? room.pairs : list.length >> 1;
     const laidOut = this.fit(tree.xy.length >> 1, tree.start.length, pairs, room.ids, room.stack);
@@ -239,10 +249,11 @@ export class SeparationWasm {
       throw new Error(`${NAME}: the kernel lost its leaf-pair list to a new layout`);
     const at = this.layout.at;
     const buffer = this.x.memory.buffer;
-    if (list !== null) {
+    if (list !== null && (listChanged || this.listStamp !== this.listCopied)) {
       // The whole list in one copy (a memcpy; pair by pair, ten times slower).
       this.pairList().set(list);
       this.listSerial = -1;
+      this.listCopied = ++this.listStamp;
     }
     this.poolXY = copyIn(this.poolXY, tree.xy, buffer, at.poolXY);
     this.poolIds = copyIn(this.poolIds, tree.ids, buffer, at.poolIds);
@@ -377,6 +388,7 @@ export class SeparationWasm {
       return false;
     }
     this.listSerial = -1;
+    this.listStamp++;
     this.addresses();
     return true;
   }

@@ -2,8 +2,9 @@
  * A separation team, the calling thread's side: querySeparationInto over several threads.
  *
  * The calling thread walks the leaf pairs (the WebAssembly
- * kernel's walk), cuts the list into ranges by work (its own share tuned call by call), publishes the tree's
- * arrays and the list into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
+ * kernel's walk), cuts the list into ranges by work (its own share tuned call by call; the running totals of
+ * work are taken again only for a new list, and now and then), publishes the part of the tree's arrays in
+ * use, and the list where it changed, into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
  * (teamHelper.ts); each thread copies the tree into its own kernel, prepares it and accumulates its range
  * into per-slot records (the kernel zeroes them first, so ranges add up to the whole list); the caller adds
  * the helpers' records slot by slot to its own and hands them to the per-id outputs by the walked leaves.
@@ -42,6 +43,7 @@ import {
   type SeparationTeamOptions,
   TeamCall,
 } from './teamCall';
+import { TeamInputs } from './teamInputs';
 import {
   type Capacity,
   CLAIM,
@@ -66,7 +68,6 @@ import {
   addRegion,
   blockingAllowed,
   checkTeamArgs,
-  cutByWork,
   now,
   type PostMessage,
   toRegion,
@@ -121,8 +122,8 @@ export class SeparationTeam {
   private disposed = false;
   /** Per range (the caller's, then one per helper): where it starts in the list; and a helper's index. */
   private readonly cuts: Int32Array;
-  /** cutByWork's running totals of work, one per leaf pair and one more (grown, never shrunk). */
-  private prefix = new Float64Array(0);
+  /** The cut of the list by work and the inputs written into the shared buffer (teamInputs.ts). */
+  private readonly inputs = new TeamInputs();
   private readonly rangeHelper: Int32Array;
   /** Per helper: the last generation whose range the caller took over. */
   private readonly takenAt: Int32Array;
@@ -262,9 +263,7 @@ export class SeparationTeam {
     const parts = this.readyHelpers(v.control);
     this.parts = parts;
     if (parts === 1) return this.last.lost === this.ports.length ? 'helpers lost' : 'helpers not ready';
-    if (this.prefix.length <= pairs)
-      this.prefix = new Float64Array(Math.max(pairs + 1, 2 * this.prefix.length));
-    cutByWork(list, pairs, t.nodeCount, parts, this.last.share, this.cuts, this.prefix);
+    this.inputs.cut(wasm.listStamp, list, pairs, t.nodeCount, parts, this.last.share, this.cuts);
     // All the work is in the caller's range (a few leaf pairs, far more work in one than in the rest).
     if (this.cuts[1] === pairs) return 'few pairs';
     return '';
@@ -300,13 +299,7 @@ export class SeparationTeam {
     Atomics.store(control, SEQ, 2 * g - 1);
     // The tree as it lies, with its children and their parents: every thread gathers its own copy leaf by
     // leaf (kernels/gather.ts), all into the same slot numbers, the tree's size of them.
-    v.xy.set(t.pool.xy);
-    v.ids.set(t.pool.ids);
-    v.start.set(t.nodeStart);
-    v.count.set(t.nodeCount);
-    v.child.set(t.nodeChild);
-    v.parent.set(t.groupParent);
-    v.list.set(wasm.pairList());
+    this.inputs.write(v, t, wasm, this.pairs, g);
     // The radius alone (each thread's kernel takes its distance scale from it), then the precision.
     v.numbers[0] = radius;
     v.numbers[1] = this.call.fast ? 1 : 0;

@@ -17,6 +17,7 @@ import {
   FROM,
   groupsOf,
   helperWord,
+  LIST,
   NO_KERNEL,
   NODES,
   PAIRS,
@@ -52,6 +53,9 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   const done = helperWord(index, DONE);
   // Views of the slots and nodes in use (made again only when their number changes).
   const tree = emptyTreeArrays();
+  let list: Int32Array = views.list.subarray(0, 0);
+  // The LIST word of the last generation whose copy was whole: its list is in the kernel.
+  let listSeen = -1;
   let seen = 0;
   for (;;) {
     const stop = Atomics.load(control, STOP);
@@ -86,10 +90,15 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
         tree.child = views.child.subarray(0, nodes);
         tree.parent = views.parent.subarray(0, groupsOf(nodes));
       }
-      // Its own copy of the tree (its own temp: this module instance is this thread's); published again
-      // meanwhile, the copy may be torn (the caller gave up on this thread): not gathered then.
-      wasm.copyTree(tree, views.list);
+      const pairs = Math.min(control[PAIRS], views.capacity.pairs);
+      if (list.length !== 2 * pairs) list = views.list.subarray(0, 2 * pairs);
+      // Its own copy of the tree (its own temp: this module instance is this thread's), and of the list
+      // where the caller published a new one; published again meanwhile, the copy may be torn (the caller
+      // gave up on this thread): not gathered then.
+      const listAt = control[LIST];
+      wasm.copyTree(tree, list, listAt !== listSeen);
       if (Atomics.load(control, SEQ) !== seq) continue;
+      listSeen = listAt;
       // Gathered as the caller gathers its own (the same slot numbers), its rows prepared.
       const slots = wasm.gatherRows(views.numbers[0], views.numbers[1] === 1);
       const found = wasm.accumulateRange(from, to);

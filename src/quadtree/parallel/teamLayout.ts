@@ -7,7 +7,9 @@
  *                       are complete; generation g is published as SEQ = 2g. Helpers Atomics.wait on it.
  *              STOP     0 run; RETIRED: this buffer is replaced (a new one follows by message); STOPPED
  *              SLOTS, PAIRS, NODES   the tree's pool.top, the list's pair count and the tree's nodeTop of the
- *                       generation (a helper copies only the slots and nodes in use)
+ *                       generation (the caller publishes and a helper copies only the slots and nodes in use)
+ *              LIST     the generation that last published the list (the caller writes it only when its
+ *                       list changed; a helper copies it into its kernel only when this has changed)
  *              capacities: XY_CAP (f64), IDS_CAP, NODES_CAP (i32), PAIRS_CAP (leaf pairs), SLOTS_CAP, HELPERS
  *              per helper k, at HELPER_BASE + k * HELPER_WORDS:
  *                FROM, TO   its range of the list, [FROM, TO) (empty: nothing for it this generation)
@@ -45,6 +47,7 @@ const PAIRS_CAP = 7;
 const SLOTS_CAP = 8;
 const HELPERS = 9;
 export const NODES = 10;
+export const LIST = 11;
 const HELPER_BASE = 16;
 const HELPER_WORDS = 8;
 export const FROM = 0;

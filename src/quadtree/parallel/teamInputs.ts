@@ -1,0 +1,97 @@
+/*
+ * What a separation team's caller (team.ts) hands its helpers each call, and how it cuts the work: the cut of
+ * the leaf-pair list into ranges by work, whose running totals are taken again only for a new list (and now
+ * and then, as the items' counts drift), and the inputs written into the shared buffer: the part of the
+ * tree's arrays in use (the helpers read no further) and the list only where it changed.
+ */
+
+import type { TreeState } from '../core/state';
+import type { SeparationWasm } from '../crowd/wasm';
+import { groupsOf, LIST, type TeamViews } from './teamLayout';
+import { cutRanges, workPrefix } from './teamParts';
+
+/**
+ * Calls between two passes over the list for its running totals of work while the list stays (the items'
+ * counts drift as they move; the caller's share makes up for the rest).
+ */
+const PREFIX_CALLS = 30;
+
+type Head = Float64Array | Int32Array;
+
+export class TeamInputs {
+  /** cutByWork's running totals of work, one per leaf pair and one more (grown, never shrunk). */
+  private prefix = new Float64Array(0);
+  /** The kernel's list stamp and pair count the running totals are of (-1: none), and calls since. */
+  private prefixStamp = -1;
+  private prefixPairs = 0;
+  private prefixAge = 0;
+  /** The kernel's list stamp and the buffer's views of the last list published. */
+  private listStamp = -1;
+  private listViews: TeamViews | null = null;
+  /** Views of the first entries of the arrays written (see head). */
+  private readonly heads: Head[] = [];
+  private readonly headOf: (Head | null)[] = [];
+
+  /**
+   * The first `pairs` leaf pairs of `list` (the kernel's, of list stamp `stamp`) cut into `parts` ranges by
+   * work into `cuts`, the caller's range `share` times a helper's (teamParts.ts's cutByWork, on running
+   * totals kept while the stamp and the pair count stay, for at most PREFIX_CALLS calls).
+   */
+  cut(
+    stamp: number,
+    list: Int32Array,
+    pairs: number,
+    nodeCount: Int32Array,
+    parts: number,
+    share: number,
+    cuts: Int32Array,
+  ): void {
+    if (this.prefix.length <= pairs) {
+      this.prefix = new Float64Array(Math.max(pairs + 1, 2 * this.prefix.length));
+      this.prefixStamp = -1;
+    }
+    if (stamp !== this.prefixStamp || pairs !== this.prefixPairs || ++this.prefixAge >= PREFIX_CALLS) {
+      workPrefix(list, pairs, nodeCount, this.prefix);
+      this.prefixStamp = stamp;
+      this.prefixPairs = pairs;
+      this.prefixAge = 0;
+    }
+    cutRanges(this.prefix, pairs, parts, share, cuts);
+  }
+
+  /**
+   * Writes generation g's inputs into the buffer of `v`: the tree's pool (x, y and ids of its slots up to
+   * pool.top) and nodes (first slots, counts and children up to nodeTop, the groups' parents), as they lie;
+   * and the kernel's list of `pairs` leaf pairs where it changed since the last written (a walk, a new
+   * buffer), with the LIST word set to g so that the helpers copy it into their kernels.
+   */
+  write(v: TeamViews, t: TreeState, wasm: SeparationWasm, pairs: number, g: number): void {
+    const top = t.pool.top;
+    const nodes = t.nodeTop;
+    v.xy.set(this.head(0, t.pool.xy, 2 * top));
+    v.ids.set(this.head(1, t.pool.ids, top));
+    v.start.set(this.head(2, t.nodeStart, nodes));
+    v.count.set(this.head(3, t.nodeCount, nodes));
+    v.child.set(this.head(4, t.nodeChild, nodes));
+    v.parent.set(this.head(5, t.groupParent, groupsOf(nodes)));
+    if (wasm.listStamp !== this.listStamp || v !== this.listViews) {
+      v.list.set(this.head(6, wasm.pairList(), 2 * pairs));
+      v.control[LIST] = g;
+      this.listStamp = wasm.listStamp;
+      this.listViews = v;
+    }
+  }
+
+  /**
+   * A view of the first `n` entries of `a`, made again only when `a` or `n` changed since slot k's last (the
+   * pool's top and the node count change now and then, not every frame: nothing is allocated per call).
+   */
+  private head<A extends Head>(k: number, a: A, n: number): A {
+    const h = this.heads[k];
+    if (this.headOf[k] === a && h !== undefined && h.length === n) return h as A;
+    const view = a.subarray(0, n) as A;
+    this.heads[k] = view;
+    this.headOf[k] = a;
+    return view;
+  }
+}
