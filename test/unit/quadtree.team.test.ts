@@ -1,6 +1,7 @@
 import type { QuadtreeOptions } from 'point-quadtree';
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
+import { publishedLength } from 'point-quadtree/internal/parallel/teamInputs';
 import {
   ATTACHED,
   CLAIM,
@@ -403,25 +404,27 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
     const nodes = c[NODES];
     const pairs = c[PAIRS];
     expect(v.xy.length > 2 * top && v.start.length > nodes && v.list.length > 2 * pairs).toBe(true);
-    // Marks past what is in use, and over the whole list.
+    // Marks past what is in use (and the few entries more that a view takes), and over the whole list.
     const list = v.list.slice(0, 2 * pairs);
-    v.xy.fill(-1, 2 * top);
-    v.ids.fill(-1, top);
-    for (const a of [v.start, v.count, v.child]) a.fill(-1, nodes);
+    const past = (a: Float64Array | Int32Array, n: number) => a.subarray(publishedLength(n));
+    expect(v.xy.length > publishedLength(2 * top) && v.start.length > publishedLength(nodes)).toBe(true);
+    past(v.xy, 2 * top).fill(-1);
+    past(v.ids, top).fill(-1);
+    for (const a of [v.start, v.count, v.child]) past(a, nodes).fill(-1);
     v.list.fill(-3);
     // The same tree and radius: the same list, not published again; nothing written past what is in use.
     expect(published(3)).toBe(g + 1);
     expect(c[LIST]).toBe(g);
     expect(v.list.every((e) => e === -3)).toBe(true);
-    expect(v.xy.subarray(2 * top).every((e) => e === -1)).toBe(true);
-    expect(v.ids.subarray(top).every((e) => e === -1)).toBe(true);
-    for (const a of [v.start, v.count, v.child]) expect(a.subarray(nodes).every((e) => e === -1)).toBe(true);
+    expect(past(v.xy, 2 * top).every((e) => e === -1)).toBe(true);
+    expect(past(v.ids, top).every((e) => e === -1)).toBe(true);
+    for (const a of [v.start, v.count, v.child]) expect(past(a, nodes).every((e) => e === -1)).toBe(true);
     expect(v.xy[0]).not.toBe(-1);
     // Another radius walks another list: published (only its pairs).
     g = published(5);
     expect(c[LIST]).toBe(g);
     expect(v.list.subarray(0, 2 * c[PAIRS]).includes(-3)).toBe(false);
-    expect(v.list.subarray(2 * c[PAIRS]).every((e) => e === -3)).toBe(true);
+    expect(v.list.subarray(publishedLength(2 * c[PAIRS])).every((e) => e === -3)).toBe(true);
     // Back to the first radius: its list again.
     g = published(3);
     expect(c[LIST]).toBe(g);

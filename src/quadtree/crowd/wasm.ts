@@ -236,8 +236,10 @@ export class SeparationWasm {
   /**
    * The first half of {@link loadTree}: the arrays (and `list`) copied in. A helper thread checks between
    * the halves that what it copied was not being rewritten meanwhile, so it never gathers a torn copy.
-   * `listChanged` false: `list` is the one copied in last time, whose copy is still in memory unless a walk
-   * or a new layout replaced it since (then it is copied in again).
+   * `listChanged` false: `list` holds what the last copy of a list into this kernel read from it (a helper
+   * knows by the LIST word: a copy torn by a new list always sees a later LIST next time, so it never passes
+   * false after one); its copy is still in memory unless a walk or a new layout replaced it since (then it
+   * is copied in again).
    */
   copyTree(tree: TreeArrays, list: Int32Array | null, listChanged = true): void {
     const room = this.layout.room;

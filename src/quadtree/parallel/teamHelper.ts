@@ -54,7 +54,8 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   // Views of the slots and nodes in use (made again only when their number changes).
   const tree = emptyTreeArrays();
   let list: Int32Array = views.list.subarray(0, 0);
-  // The LIST word of the last generation whose copy was whole: its list is in the kernel.
+  // The LIST word of the last generation whose copy was whole: its list is in the kernel. A copy torn while
+  // the caller wrote a new list is dropped, and that new list's LIST differs from this: copied next time.
   let listSeen = -1;
   let seen = 0;
   for (;;) {

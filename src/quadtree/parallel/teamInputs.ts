@@ -61,21 +61,21 @@ export class TeamInputs {
 
   /**
    * Writes generation g's inputs into the buffer of `v`: the tree's pool (x, y and ids of its slots up to
-   * pool.top) and nodes (first slots, counts and children up to nodeTop, the groups' parents), as they lie;
-   * and the kernel's list of `pairs` leaf pairs where it changed since the last written (a walk, a new
+   * pool.top) and nodes (first slots, counts and children up to nodeTop, the groups' parents), as they lie
+   * (and a few entries past them: see head); and the kernel's list of `pairs` leaf pairs where it changed since the last written (a walk, a new
    * buffer), with the LIST word set to g so that the helpers copy it into their kernels.
    */
   write(v: TeamViews, t: TreeState, wasm: SeparationWasm, pairs: number, g: number): void {
     const top = t.pool.top;
     const nodes = t.nodeTop;
-    v.xy.set(this.head(0, t.pool.xy, 2 * top));
-    v.ids.set(this.head(1, t.pool.ids, top));
-    v.start.set(this.head(2, t.nodeStart, nodes));
-    v.count.set(this.head(3, t.nodeCount, nodes));
-    v.child.set(this.head(4, t.nodeChild, nodes));
-    v.parent.set(this.head(5, t.groupParent, groupsOf(nodes)));
+    v.xy.set(this.head(0, t.pool.xy, 2 * top, v.xy.length));
+    v.ids.set(this.head(1, t.pool.ids, top, v.ids.length));
+    v.start.set(this.head(2, t.nodeStart, nodes, v.start.length));
+    v.count.set(this.head(3, t.nodeCount, nodes, v.count.length));
+    v.child.set(this.head(4, t.nodeChild, nodes, v.child.length));
+    v.parent.set(this.head(5, t.groupParent, groupsOf(nodes), v.parent.length));
     if (wasm.listStamp !== this.listStamp || v !== this.listViews) {
-      v.list.set(this.head(6, wasm.pairList(), 2 * pairs));
+      v.list.set(this.head(6, wasm.pairList(), 2 * pairs, v.list.length));
       v.control[LIST] = g;
       this.listStamp = wasm.listStamp;
       this.listViews = v;
@@ -83,15 +83,23 @@ export class TeamInputs {
   }
 
   /**
-   * A view of the first `n` entries of `a`, made again only when `a` or `n` changed since slot k's last (the
-   * pool's top and the node count change now and then, not every frame: nothing is allocated per call).
+   * A view of the first entries of `a` to copy into `room` entries: at least `n` of them (up to
+   * publishedLength's), kept while `a` stays and its length covers `n`. The pool's top, the node count and
+   * the list's length move a little from frame to frame in a moving crowd: a view a little longer than
+   * needed is made again only when they outgrow it (copying a few entries past what is in use, which the
+   * helpers never read).
    */
-  private head<A extends Head>(k: number, a: A, n: number): A {
+  private head<A extends Head>(k: number, a: A, n: number, room: number): A {
     const h = this.heads[k];
-    if (this.headOf[k] === a && h !== undefined && h.length === n) return h as A;
-    const view = a.subarray(0, n) as A;
+    if (this.headOf[k] === a && h !== undefined && h.length >= Math.min(n, a.length)) return h as A;
+    const view = a.subarray(0, Math.min(publishedLength(n), a.length, room)) as A;
     this.heads[k] = view;
     this.headOf[k] = a;
     return view;
   }
+}
+
+/** How many entries a new view of the first `n` entries of an array takes (TeamInputs.head): 1/8 more, and 64. */
+export function publishedLength(n: number): number {
+  return n + (n >> 3) + 64;
 }

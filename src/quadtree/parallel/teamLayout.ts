@@ -8,8 +8,9 @@
  *              STOP     0 run; RETIRED: this buffer is replaced (a new one follows by message); STOPPED
  *              SLOTS, PAIRS, NODES   the tree's pool.top, the list's pair count and the tree's nodeTop of the
  *                       generation (the caller publishes and a helper copies only the slots and nodes in use)
- *              LIST     the generation that last published the list (the caller writes it only when its
- *                       list changed; a helper copies it into its kernel only when this has changed)
+ *              LIST     the generation that last published the list (the caller writes the list only when
+ *                       its kernel's list changed or the buffer is new; a helper copies it into its kernel
+ *                       only when this has changed since its last whole copy)
  *              capacities: XY_CAP (f64), IDS_CAP, NODES_CAP (i32), PAIRS_CAP (leaf pairs), SLOTS_CAP, HELPERS
  *              per helper k, at HELPER_BASE + k * HELPER_WORDS:
  *                FROM, TO   its range of the list, [FROM, TO) (empty: nothing for it this generation)
