@@ -161,6 +161,7 @@ function header(argv: readonly string[], cfg: OursConfig, plan: Plan, looseness:
       : []),
     `peers:   ${[kdbush, flatbush, rbush, d3, brute].map((c) => `${c.name}: ${c.options}`).join('\n         ')}`,
     'data:    1000 x 1000 world, seeded mulberry32; uniform, and clustered (20 Gaussian camps, sigma 15, clamped); ids 0..N-1;',
+    '         W6 also: world, the same camps over a 1e6 x 1e6 open world (N >= 1e4);',
     '         W4/W5 steps: a random walk that never repeats itself, each step <= 1 long (precomputed table)',
     'method:  same data and process for all; answers checked against brute force before and after timing;',
     `         warm-up, then the median of ${plan.timing.samples} samples (${plan.timing.slowSamples ? `${plan.timing.slowSamples} or 3 for runs over 0.25 s or 1.5 s; ` : ''}a sample repeats`,

@@ -24,7 +24,13 @@ export const STEP_FRAMES = 16;
  */
 const STEP_SHIFT = 7919;
 
-export type DataKind = 'uniform' | 'clustered';
+/**
+ * Side of the open world's square ('world' data, W6 only): CAMPS camps spread over it, as a game's camps or
+ * cities lie in a world without fixed bounds.
+ */
+export const OPEN_WORLD = 1e6;
+
+export type DataKind = 'uniform' | 'clustered' | 'world';
 
 export const DATA_KINDS: readonly DataKind[] = ['uniform', 'clustered'];
 
@@ -39,7 +45,8 @@ export interface Points {
 
 /** A seed that differs per purpose, data kind and size, so data sets are independent of each other. */
 function seedFor(purpose: number, kind: DataKind, n: number): number {
-  return (purpose * 0x9e3779b1 + (kind === 'uniform' ? 1 : 2) * 0x85ebca6b + n) >>> 0;
+  const k = kind === 'uniform' ? 1 : kind === 'clustered' ? 2 : 3;
+  return (purpose * 0x9e3779b1 + k * 0x85ebca6b + n) >>> 0;
 }
 
 function clampToWorld(v: number): number {
@@ -51,6 +58,8 @@ function clampToWorld(v: number): number {
  * - uniform: x and y uniform in [0, WORLD).
  * - clustered: CAMPS camp centres uniform in [3 sigma, WORLD - 3 sigma]; each point picks a camp at random
  *   and lies at a Gaussian offset (sigma CAMP_SIGMA) from it, clamped to the world.
+ * - world (not in DATA_KINDS: W6 only): the same camps, their centres uniform in [0, OPEN_WORLD), nothing
+ *   clamped: an open world, its points far outside [0, WORLD].
  */
 export function makePoints(kind: DataKind, n: number): Points {
   const rand = mulberry32(seedFor(1, kind, n));
@@ -64,17 +73,20 @@ export function makePoints(kind: DataKind, n: number): Points {
       ys[i] = rand() * WORLD;
     }
   } else {
-    const margin = 3 * CAMP_SIGMA;
+    const open = kind === 'world';
+    const margin = open ? 0 : 3 * CAMP_SIGMA;
+    const side = open ? OPEN_WORLD : WORLD;
     const cx = new Float64Array(CAMPS);
     const cy = new Float64Array(CAMPS);
     for (let c = 0; c < CAMPS; c++) {
-      cx[c] = margin + rand() * (WORLD - 2 * margin);
-      cy[c] = margin + rand() * (WORLD - 2 * margin);
+      cx[c] = margin + rand() * (side - 2 * margin);
+      cy[c] = margin + rand() * (side - 2 * margin);
     }
+    const place = open ? (v: number) => v : clampToWorld;
     for (let i = 0; i < n; i++) {
       const c = Math.floor(rand() * CAMPS);
-      xs[i] = clampToWorld(cx[c] + CAMP_SIGMA * gaussian(rand));
-      ys[i] = clampToWorld(cy[c] + CAMP_SIGMA * gaussian(rand));
+      xs[i] = place(cx[c] + CAMP_SIGMA * gaussian(rand));
+      ys[i] = place(cy[c] + CAMP_SIGMA * gaussian(rand));
     }
   }
   return { kind, n, xs, ys, ids };
