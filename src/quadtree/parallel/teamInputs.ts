@@ -62,8 +62,9 @@ export class TeamInputs {
   /**
    * Writes generation g's inputs into the buffer of `v`: the tree's pool (x, y and ids of its slots up to
    * pool.top) and nodes (first slots, counts and children up to nodeTop, the groups' parents), as they lie
-   * (and a few entries past them: see head); and the kernel's list of `pairs` leaf pairs where it changed since the last written (a walk, a new
-   * buffer), with the LIST word set to g so that the helpers copy it into their kernels.
+   * (and a few entries past them: see head); and the kernel's list of `pairs` leaf pairs where it changed
+   * since the last written (a walk, a new buffer), with the LIST word set to g so that the helpers copy it
+   * into their kernels.
    */
   write(v: TeamViews, t: TreeState, wasm: SeparationWasm, pairs: number, g: number): void {
     const top = t.pool.top;
