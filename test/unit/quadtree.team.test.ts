@@ -1,7 +1,6 @@
 import type { QuadtreeOptions } from 'point-quadtree';
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree, setSeparationKernel } from 'point-quadtree/crowd';
-import { publishedLength } from 'point-quadtree/internal/parallel/teamInputs';
 import {
   ATTACHED,
   CLAIM,
@@ -12,6 +11,7 @@ import {
   NO_KERNEL,
   NODES,
   PAIRS,
+  publishedLength,
   SEEN,
   SEQ,
   SLOTS,

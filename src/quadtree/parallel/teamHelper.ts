@@ -21,6 +21,7 @@ import {
   NO_KERNEL,
   NODES,
   PAIRS,
+  publishedLength,
   RETIRED,
   SEEN,
   SEQ,
@@ -51,7 +52,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
   Atomics.store(control, helperWord(index, STATE), ATTACHED);
   const claim = helperWord(index, CLAIM);
   const done = helperWord(index, DONE);
-  // Views of the slots and nodes in use (made again only when their number changes).
+  // Views of the slots and nodes in use (made again only when they outgrow them).
   const tree = emptyTreeArrays();
   let list: Int32Array = views.list.subarray(0, 0);
   // The LIST word of the last generation whose copy was whole: its list is in the kernel. A copy torn while
@@ -81,18 +82,22 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
     try {
       const top = Math.min(control[SLOTS], views.capacity.slots);
       const nodes = Math.min(control[NODES], views.capacity.nodes);
-      if (tree.ids.length !== top) {
-        tree.xy = views.xy.subarray(0, 2 * top);
-        tree.ids = views.ids.subarray(0, top);
+      // Views of at least what is in use, made again only when that outgrows them (publishedLength).
+      if (tree.ids.length < top) {
+        const n = Math.min(publishedLength(top), views.ids.length, views.xy.length >> 1);
+        tree.xy = views.xy.subarray(0, 2 * n);
+        tree.ids = views.ids.subarray(0, n);
       }
-      if (tree.start.length !== nodes) {
-        tree.start = views.start.subarray(0, nodes);
-        tree.count = views.count.subarray(0, nodes);
-        tree.child = views.child.subarray(0, nodes);
-        tree.parent = views.parent.subarray(0, groupsOf(nodes));
+      if (tree.start.length < nodes) {
+        const n = Math.min(publishedLength(nodes), views.start.length);
+        tree.start = views.start.subarray(0, n);
+        tree.count = views.count.subarray(0, n);
+        tree.child = views.child.subarray(0, n);
+        tree.parent = views.parent.subarray(0, groupsOf(n));
       }
       const pairs = Math.min(control[PAIRS], views.capacity.pairs);
-      if (list.length !== 2 * pairs) list = views.list.subarray(0, 2 * pairs);
+      if (list.length < 2 * pairs)
+        list = views.list.subarray(0, Math.min(2 * publishedLength(pairs), views.list.length));
       // Its own copy of the tree (its own temp: this module instance is this thread's), and of the list
       // where the caller published a new one; published again meanwhile, the copy may be torn (the caller
       // gave up on this thread): not gathered then.

@@ -7,7 +7,7 @@
 
 import type { TreeState } from '../core/state';
 import type { SeparationWasm } from '../crowd/wasm';
-import { groupsOf, LIST, type TeamViews } from './teamLayout';
+import { groupsOf, LIST, publishedLength, type TeamViews } from './teamLayout';
 import { cutRanges, workPrefix } from './teamParts';
 
 /**
@@ -98,9 +98,4 @@ export class TeamInputs {
     this.headOf[k] = a;
     return view;
   }
-}
-
-/** How many entries a new view of the first `n` entries of an array takes (TeamInputs.head): 1/8 more, and 64. */
-export function publishedLength(n: number): number {
-  return n + (n >> 3) + 64;
 }

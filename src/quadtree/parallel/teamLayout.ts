@@ -76,6 +76,16 @@ export function helperWord(k: number, w: number): number {
   return HELPER_BASE + k * HELPER_WORDS + w;
 }
 
+/**
+ * How many entries a view of the first `n` entries of an array takes when either side makes one (the caller
+ * of what it publishes, teamInputs.ts; a helper of what it copies, teamHelper.ts): 1/8 more, and 64, so that
+ * counts that move a little from frame to frame (the pool's top, the node count, the list's length) do not
+ * make a view every frame. The entries past `n` are copied and never read.
+ */
+export function publishedLength(n: number): number {
+  return n + (n >> 3) + 64;
+}
+
 /** The sizes a shared buffer has room for. */
 export interface Capacity {
   /** f64 entries of xy. */
