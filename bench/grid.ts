@@ -48,6 +48,59 @@ export const CELLS_PER_POINT = 2;
  */
 const MARGIN = 2 ** -46;
 
+/** A grid's fused call's outputs: each at least n long, else a RangeError naming `grid` (the class). */
+export function checkOutputs(
+  grid: string,
+  n: number,
+  counts: CountOutput,
+  sumX: SumOutput,
+  sumY: SumOutput,
+): void {
+  if (counts.length < n || sumX.length < n || sumY.length < n) {
+    throw new RangeError(
+      `${grid}: outputs of lengths ${counts.length}, ${sumX.length}, ${sumY.length} are too short for n = ${n}`,
+    );
+  }
+}
+
+/** A grid's per-slot accumulators (slots 0..n-1, each the point `ids[slot]`) written to the per-point outputs. */
+export function handOver(
+  slots: { ids: Int32Array; count: Int32Array; sumX: Float64Array; sumY: Float64Array },
+  n: number,
+  counts: CountOutput,
+  sumX: SumOutput,
+  sumY: SumOutput,
+): void {
+  const { ids, count, sumX: ax, sumY: ay } = slots;
+  for (let k = 0; k < n; k++) {
+    const id = ids[k];
+    counts[id] = count[k];
+    sumX[id] = ax[k];
+    sumY[id] = ay[k];
+  }
+}
+
+/** rarePush's answer: the push's x and y. */
+export const RARE = new Float64Array(2);
+
+/**
+ * The push of a pair whose square is 0 (the rule of the tree's querySeparationInto, shared by both grids) into
+ * RARE: coincident points push along x by one unit, the lower index (`lowerFirst`: the pair's first point
+ * has it) to -x, so the first point's push is returned as (1, 0) or (-1, 0) for the second to add and the
+ * first to take off; a square that underflowed (differences below 1e-154) takes the exact weight, as the
+ * tree's.
+ */
+export function rarePush(dx: number, dy: number, inverse: number, lowerFirst: boolean): void {
+  if (dx === 0 && dy === 0) {
+    RARE[0] = lowerFirst ? 1 : -1;
+    RARE[1] = 0;
+    return;
+  }
+  const w = 1 / Math.hypot(dx, dy) - inverse;
+  RARE[0] = dx * w;
+  RARE[1] = dy * w;
+}
+
 export class UniformGrid {
   /** Side of a cell at the last build (>= the radius). */
   cell = 0;
@@ -120,23 +173,13 @@ export class UniformGrid {
     sumX: SumOutput,
     sumY: SumOutput,
   ): number {
-    if (counts.length < n || sumX.length < n || sumY.length < n) {
-      throw new RangeError(
-        `UniformGrid: outputs of lengths ${counts.length}, ${sumX.length}, ${sumY.length} are too short for n = ${n}`,
-      );
-    }
+    checkOutputs('UniformGrid', n, counts, sumX, sumY);
     this.build(xs, ys, n, radius);
     this.count.fill(0, 0, n);
     this.sumX.fill(0, 0, n);
     this.sumY.fill(0, 0, n);
     const pairs = this.joinSums(radius);
-    const { ids, count, sumX: ax, sumY: ay } = this;
-    for (let k = 0; k < n; k++) {
-      const id = ids[k];
-      counts[id] = count[k];
-      sumX[id] = ax[k];
-      sumY[id] = ay[k];
-    }
+    handOver(this, n, counts, sumX, sumY);
     return pairs;
   }
 
@@ -168,18 +211,15 @@ export class UniformGrid {
             const d2 = dx * dx + dy * dy;
             if (d2 > r2) continue;
             let ux: number;
-            let uy = 0;
+            let uy: number;
             if (d2 > 0) {
               const w = 1 / Math.sqrt(d2) - inverse;
               ux = dx * w;
               uy = dy * w;
-            } else if (dx === 0 && dy === 0) {
-              ux = this.ids[i] < this.ids[j] ? 1 : -1; // coincident: the lower index to -x
             } else {
-              // A square that underflowed (differences below 1e-154): the exact weight, as the tree's.
-              const w = 1 / Math.hypot(dx, dy) - inverse;
-              ux = dx * w;
-              uy = dy * w;
+              rarePush(dx, dy, inverse, this.ids[i] < this.ids[j]);
+              ux = RARE[0];
+              uy = RARE[1];
             }
             found++;
             px -= ux;

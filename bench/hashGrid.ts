@@ -14,7 +14,15 @@
  * 32 bits.
  */
 
-import type { Coordinates, CountOutput, SumOutput } from './grid';
+import {
+  type Coordinates,
+  type CountOutput,
+  checkOutputs,
+  handOver,
+  RARE,
+  rarePush,
+  type SumOutput,
+} from './grid';
 
 /** As bench/grid.ts's MARGIN: the cell is wider than r so that rounding never puts a pair two cells apart. */
 const MARGIN = 2 ** -46;
@@ -51,24 +59,14 @@ export class HashGrid {
     sumX: SumOutput,
     sumY: SumOutput,
   ): number {
-    if (counts.length < n || sumX.length < n || sumY.length < n) {
-      throw new RangeError(
-        `HashGrid: outputs of lengths ${counts.length}, ${sumX.length}, ${sumY.length} are too short for n = ${n}`,
-      );
-    }
+    checkOutputs('HashGrid', n, counts, sumX, sumY);
     this.build(xs, ys, n, radius);
     this.count.fill(0, 0, n);
     this.sumX.fill(0, 0, n);
     this.sumY.fill(0, 0, n);
     let pairs = 0;
     for (let i = 0; i < n; i++) pairs += this.joinPoint(i, radius);
-    const { ids, count, sumX: ax, sumY: ay } = this;
-    for (let k = 0; k < n; k++) {
-      const id = ids[k];
-      counts[id] = count[k];
-      sumX[id] = ax[k];
-      sumY[id] = ay[k];
-    }
+    handOver(this, n, counts, sumX, sumY);
     return pairs;
   }
 
@@ -121,18 +119,15 @@ export class HashGrid {
       const d2 = dx * dx + dy * dy;
       if (d2 > r2) continue;
       let ux: number;
-      let uy = 0;
+      let uy: number;
       if (d2 > 0) {
         const w = 1 / Math.sqrt(d2) - inverse;
         ux = dx * w;
         uy = dy * w;
-      } else if (dx === 0 && dy === 0) {
-        ux = this.ids[i] < this.ids[j] ? 1 : -1; // coincident: the lower index to -x
       } else {
-        // A square that underflowed (differences below 1e-154): the exact weight, as the tree's.
-        const w = 1 / Math.hypot(dx, dy) - inverse;
-        ux = dx * w;
-        uy = dy * w;
+        rarePush(dx, dy, inverse, this.ids[i] < this.ids[j]);
+        ux = RARE[0];
+        uy = RARE[1];
       }
       found++;
       count[i]++;

@@ -97,29 +97,24 @@ function gridJob(p: Points, r: number): () => number {
   return () => grid.countPairs(p.xs, p.ys, p.n, r);
 }
 
-/**
- * The grid's fused call (rebuild, then counts and sums); its first answer is checked against the tree's
- * querySeparationInto id by id (counts exactly, sums within 1e-9).
- */
-function gridSumsJob(p: Points, r: number, where: string): () => number {
-  const grid = new UniformGrid();
-  const got = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
-  const want = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
-  const tree = CrowdQuadtree.from(
-    { bounds: { minX: 0, minY: 0, maxX: WORLD, maxY: WORLD } },
-    p.ids,
-    p.xs,
-    p.ys,
-  );
-  tree.querySeparationInto(r, want.counts, want.sumX, want.sumY);
-  grid.separationInto(p.xs, p.ys, p.n, r, got.counts, got.sumX, got.sumY);
-  checkSeparation(`${where}: grid sums`, want, got, p.n);
-  return () => grid.separationInto(p.xs, p.ys, p.n, r, got.counts, got.sumX, got.sumY);
+/** What a grid contender answers: the fused call over points 0..n-1 (bench/grid.ts's, bench/hashGrid.ts's). */
+interface SumsGrid {
+  separationInto(
+    xs: Float64Array,
+    ys: Float64Array,
+    n: number,
+    r: number,
+    counts: Int32Array,
+    sumX: Float64Array,
+    sumY: Float64Array,
+  ): number;
 }
 
-/** The hashed grid (bench/hashGrid.ts), rebuilt every pass; checked against the tree id by id as grid sums. */
-function hashSumsJob(p: Points, r: number, where: string): () => number {
-  const grid = new HashGrid();
+/**
+ * A grid's fused call (rebuild, then counts and sums: the uniform grid's, or the hashed one's); its first
+ * answer is checked against the tree's querySeparationInto id by id (counts exactly, sums within 1e-9).
+ */
+function gridSumsJob(p: Points, r: number, where: string, grid: SumsGrid = new UniformGrid()): () => number {
   const got = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
   const want = { counts: new Int32Array(p.n), sumX: new Float64Array(p.n), sumY: new Float64Array(p.n) };
   const tree = CrowdQuadtree.from(
@@ -130,7 +125,7 @@ function hashSumsJob(p: Points, r: number, where: string): () => number {
   );
   tree.querySeparationInto(r, want.counts, want.sumX, want.sumY);
   grid.separationInto(p.xs, p.ys, p.n, r, got.counts, got.sumX, got.sumY);
-  checkSeparation(`${where}: hash grid sums`, want, got, p.n);
+  checkSeparation(where, want, got, p.n);
   return () => grid.separationInto(p.xs, p.ys, p.n, r, got.counts, got.sumX, got.sumY);
 }
 
@@ -233,12 +228,12 @@ export function runW6(quick: boolean, timing: TimingOptions, progress: (message:
           },
           {
             name: 'grid sums',
-            run: gridSumsJob(p, r, `W6 ${kind} N=${n} r=${r}`),
+            run: gridSumsJob(p, r, `W6 ${kind} N=${n} r=${r}: grid sums`),
             checkFirst: check('grid sums'),
           },
           {
             name: 'hash grid sums',
-            run: hashSumsJob(p, r, `W6 ${kind} N=${n} r=${r}`),
+            run: gridSumsJob(p, r, `W6 ${kind} N=${n} r=${r}: hash grid sums`, new HashGrid()),
             checkFirst: check('hash grid sums'),
           },
           { name: 'kdbush', run: kdbushJob(p, r), checkFirst: check('kdbush') },

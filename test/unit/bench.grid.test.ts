@@ -5,15 +5,11 @@ import { CrowdQuadtree as PointQuadtree } from 'point-quadtree/crowd';
 import { describe, expect, it } from 'vitest';
 import { makePoints } from '../../bench/data';
 import { CELLS_PER_POINT, type Coordinates, UniformGrid } from '../../bench/grid';
-import { gaussian, mulberry32 } from '../../src/sim/random';
+import { mulberry32 } from '../../src/sim/random';
+import { awkwardGridCases, cloud, type GridAnswer } from '../helpers/gridCases';
 import { bruteSeparation } from '../helpers/separationOracle';
 
-interface Answer {
-  pairs: number;
-  counts: Int32Array;
-  sumX: Float64Array;
-  sumY: Float64Array;
-}
+type Answer = GridAnswer;
 
 /** The grid's fused answer over all of xs, ys (a fresh grid unless one is given). */
 function gridSeparation(xs: Coordinates, ys: Coordinates, r: number, grid = new UniformGrid()): Answer {
@@ -57,25 +53,6 @@ function treeSeparation(xs: Float64Array, ys: Float64Array, r: number): Answer {
   return { pairs, counts, sumX, sumY };
 }
 
-/** n points, seeded: uniform in a side x side square, or in a few tight Gaussian camps within it. */
-function cloud(kind: 'uniform' | 'clustered', n: number, side: number, seed: number) {
-  const rnd = mulberry32(seed);
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  const camps = Array.from({ length: 4 }, () => [rnd() * side, rnd() * side]);
-  for (let i = 0; i < n; i++) {
-    if (kind === 'uniform') {
-      xs[i] = rnd() * side;
-      ys[i] = rnd() * side;
-    } else {
-      const [cx, cy] = camps[Math.floor(rnd() * camps.length)];
-      xs[i] = cx + gaussian(rnd) * side * 0.02;
-      ys[i] = cy + gaussian(rnd) * side * 0.02;
-    }
-  }
-  return { xs, ys };
-}
-
 describe('UniformGrid against brute force, seeded', () => {
   for (const kind of ['uniform', 'clustered'] as const) {
     for (const r of [0.5, 2, 10, 40]) {
@@ -102,47 +79,7 @@ describe('UniformGrid against brute force, seeded', () => {
 });
 
 describe('UniformGrid on awkward data', () => {
-  it('coincident points split along x by index, the lower to -x (exact)', () => {
-    const xs = new Float64Array([5, 5, 5, 9]);
-    const ys = new Float64Array([5, 5, 5, 5]);
-    const got = expectBrute(xs, ys, 1);
-    expect(got.pairs).toBe(3);
-    expect(Array.from(got.counts)).toEqual([2, 2, 2, 0]);
-    expect(Array.from(got.sumX)).toEqual([-2, 0, 2, 0]);
-    expect(Array.from(got.sumY)).toEqual([0, 0, 0, 0]);
-  });
-
-  it('points exactly r apart are neighbours with a push of 0 (closed radius)', () => {
-    // 3-4-5 triangles and axis-aligned pairs at exactly 5
-    const xs = new Float64Array([0, 3, 5, 0, 8]);
-    const ys = new Float64Array([0, 4, 0, 5, 4]);
-    const got = expectBrute(xs, ys, 5);
-    expect(got.pairs).toBe(7);
-    expect(Array.from(got.counts)).toEqual([3, 4, 3, 2, 2]);
-  });
-
-  it.each([
-    [0.49280893460288644, 0.9856178692057728, 1.4784268038086592],
-    [0.17638451123982668, 0.7055380449593066, 0.8819225561991333],
-  ])('a pair exactly r = %f apart whose quotients x / r round two cells apart', (r, a, b) => {
-    // With a cell of exactly r, a (x / r just below 2 or 4) and b = a + r (rounded up to 3 or 5) would land
-    // two cells apart and the pair would be missed; the few points at the origin fix minX at 0.
-    const xs = new Float64Array([a, b, 0, 0, 0, 0, 0, 0]);
-    const got = expectBrute(xs, new Float64Array(8), r);
-    expect(got.counts[0]).toBe(1);
-  });
-
-  it('a lattice spaced exactly r, radius 0.1 (rounding near the cell edges)', () => {
-    const xs: number[] = [];
-    const ys: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      for (let j = 0; j < 30; j++) {
-        xs.push(i * 0.1);
-        ys.push(j * 0.1 + 0.3);
-      }
-    }
-    expectBrute(Float64Array.from(xs), Float64Array.from(ys), 0.1);
-  });
+  awkwardGridCases(expectBrute);
 
   it('points exactly on the cell edges, and far from the origin (offset 1e9, radius 1e-3)', () => {
     const grid = new UniformGrid();
@@ -162,20 +99,6 @@ describe('UniformGrid on awkward data', () => {
     expectBrute(xs, ys, 1e-3);
   });
 
-  it('one point, and no point', () => {
-    const one = expectBrute(new Float64Array([3]), new Float64Array([-4]), 2);
-    expect(one.pairs).toBe(0);
-    expect(Array.from(one.counts)).toEqual([0]);
-    expect(Array.from(one.sumX)).toEqual([0]);
-    const none = expectBrute(new Float64Array(0), new Float64Array(0), 2);
-    expect(none.pairs).toBe(0);
-  });
-
-  it('radius 0 finds exactly the coincident points, also with every point at the origin', () => {
-    expectBrute(new Float64Array([1, 1, 2, 1]), new Float64Array([0, 0, 0, 0.5]), 0);
-    expectBrute(new Float64Array(5), new Float64Array(5), 0);
-  });
-
   it('a bounding box huge relative to r: two camps 1e9 apart, the cells grow (seed 3)', () => {
     const rnd = mulberry32(3);
     const n = 1000;
@@ -193,12 +116,6 @@ describe('UniformGrid on awkward data', () => {
     expect(grid.cols * grid.rows).toBeLessThanOrEqual(
       CELLS_PER_POINT * n + 2 * Math.sqrt(CELLS_PER_POINT * n) + 1,
     );
-  });
-
-  it('a line of points (zero height) far wider than r', () => {
-    const n = 500;
-    const xs = Float64Array.from({ length: n }, (_, i) => i * 0.37);
-    expectBrute(xs, new Float64Array(n).fill(7), 1);
   });
 });
 

@@ -6,15 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { makePoints, OPEN_WORLD } from '../../bench/data';
 import type { Coordinates } from '../../bench/grid';
 import { HashGrid } from '../../bench/hashGrid';
-import { gaussian, mulberry32 } from '../../src/sim/random';
+import { mulberry32 } from '../../src/sim/random';
+import { awkwardGridCases, cloud, type GridAnswer } from '../helpers/gridCases';
 import { bruteSeparation } from '../helpers/separationOracle';
 
-interface Answer {
-  pairs: number;
-  counts: Int32Array;
-  sumX: Float64Array;
-  sumY: Float64Array;
-}
+type Answer = GridAnswer;
 
 function hashSeparation(xs: Coordinates, ys: Coordinates, r: number, grid = new HashGrid()): Answer {
   const n = xs.length;
@@ -37,25 +33,6 @@ function expectBrute(xs: Coordinates, ys: Coordinates, r: number, grid?: HashGri
     expect(Math.abs(got.sumY[id] - want.sumY[id])).toBeLessThanOrEqual(limit);
   }
   return got;
-}
-
-/** n points, seeded: uniform in a side x side square from (x0, y0), or in four tight camps within it. */
-function cloud(kind: 'uniform' | 'clustered', n: number, side: number, seed: number, x0 = 0, y0 = 0) {
-  const rnd = mulberry32(seed);
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  const camps = Array.from({ length: 4 }, () => [rnd() * side, rnd() * side]);
-  for (let i = 0; i < n; i++) {
-    if (kind === 'uniform') {
-      xs[i] = x0 + rnd() * side;
-      ys[i] = y0 + rnd() * side;
-    } else {
-      const [cx, cy] = camps[Math.floor(rnd() * camps.length)];
-      xs[i] = x0 + cx + gaussian(rnd) * side * 0.02;
-      ys[i] = y0 + cy + gaussian(rnd) * side * 0.02;
-    }
-  }
-  return { xs, ys };
 }
 
 describe('HashGrid against brute force, seeded', () => {
@@ -91,39 +68,7 @@ describe('HashGrid against brute force, seeded', () => {
 });
 
 describe('HashGrid on awkward data', () => {
-  it('coincident points split along x by index, the lower to -x (exact)', () => {
-    const got = expectBrute(new Float64Array([5, 5, 5, 9]), new Float64Array([5, 5, 5, 5]), 1);
-    expect(got.pairs).toBe(3);
-    expect(Array.from(got.counts)).toEqual([2, 2, 2, 0]);
-    expect(Array.from(got.sumX)).toEqual([-2, 0, 2, 0]);
-    expect(Array.from(got.sumY)).toEqual([0, 0, 0, 0]);
-  });
-
-  it('points exactly r apart are neighbours with a push of 0 (closed radius)', () => {
-    const got = expectBrute(new Float64Array([0, 3, 5, 0, 8]), new Float64Array([0, 4, 0, 5, 4]), 5);
-    expect(got.pairs).toBe(7);
-    expect(Array.from(got.counts)).toEqual([3, 4, 3, 2, 2]);
-  });
-
-  it.each([
-    [0.49280893460288644, 0.9856178692057728, 1.4784268038086592],
-    [0.17638451123982668, 0.7055380449593066, 0.8819225561991333],
-  ])('a pair exactly r = %f apart whose quotients x / r round two cells apart', (r, a, b) => {
-    const got = expectBrute(new Float64Array([a, b, 0, 0]), new Float64Array(4), r);
-    expect(got.counts[0]).toBe(1);
-  });
-
-  it('a lattice spaced exactly r, radius 0.1, across 0 (rounding near the cell edges)', () => {
-    const xs: number[] = [];
-    const ys: number[] = [];
-    for (let i = -15; i < 15; i++) {
-      for (let j = -15; j < 15; j++) {
-        xs.push(i * 0.1);
-        ys.push(j * 0.1 + 0.3);
-      }
-    }
-    expectBrute(Float64Array.from(xs), Float64Array.from(ys), 0.1);
-  });
+  awkwardGridCases(expectBrute);
 
   it('points on the cell edges far from the origin (offset 1e9, radius 1e-3)', () => {
     const grid = new HashGrid();
@@ -192,13 +137,6 @@ describe('HashGrid on awkward data', () => {
     const grid = new HashGrid();
     expectBrute(xs, ys, 1, grid);
     expect(1 << grid.bits).toBeLessThan(10_000);
-  });
-
-  it('one point, no point, radius 0 and every point at the origin', () => {
-    expect(expectBrute(new Float64Array([3]), new Float64Array([-4]), 2).pairs).toBe(0);
-    expect(expectBrute(new Float64Array(0), new Float64Array(0), 2).pairs).toBe(0);
-    expectBrute(new Float64Array([1, 1, 2, 1]), new Float64Array([0, 0, 0, 0.5]), 0);
-    expect(expectBrute(new Float64Array(5), new Float64Array(5), 0).pairs).toBe(10);
   });
 });
 
