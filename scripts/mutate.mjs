@@ -10,7 +10,7 @@
  *                                       (applied to a copy, its covering test files run uninstrumented),
  *                                       5 minutes each (`--recheck-ms N` sets the limit): a time-out counts
  *                                       as killed only if it times out again. Answers add up in
- *                                       reports/mutation/recheck.json, so each file can be rechecked alone.
+ *                                       test/mutation/recheck.json, so each file can be rechecked alone.
  *                                       `--tests A,B`: only those of its covering test files (timed first on
  *                                       the unmutated code); a mutant they pass stays unchecked.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
@@ -37,8 +37,11 @@ export const CORE = [
   'src/quadtree/core/checks.ts',
 ];
 
-const REPORT = 'reports/mutation/mutation.json';
-const RECHECK = 'reports/mutation/recheck.json';
+// The kept results, tracked (a run's hours must survive a new machine): Stryker's incremental file, which is
+// the whole report of every file run so far (its JSON reporter writes the same report under reports/, not
+// tracked), and the rechecks' answers.
+const REPORT = 'test/mutation/incremental.json';
+const RECHECK = 'test/mutation/recheck.json';
 const DOCS = 'docs/development.md';
 
 function stryker(mutate, flags) {
@@ -98,7 +101,16 @@ const isStatic = (m) => m.status === 'Ignored' && /static/i.test(m.statusReason 
 /** A copy of the project to apply one mutant at a time to (node_modules linked, as Stryker's sandbox). */
 function recheckCopy() {
   const dir = mkdtempSync(join(tmpdir(), 'mutate-recheck-'));
-  const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.scratch', 'dist', 'coverage']);
+  const skip = new Set([
+    'node_modules',
+    '.git',
+    'reports',
+    'mutation',
+    '.stryker-tmp',
+    '.scratch',
+    'dist',
+    'coverage',
+  ]);
   cpSync('.', dir, { recursive: true, filter: (from) => !skip.has(basename(from)) });
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
