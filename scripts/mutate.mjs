@@ -76,7 +76,9 @@ function mutantsOf(path) {
 
 /**
  * The equivalent mutants listed in docs/development.md: table rows under "### Equivalent mutants" whose
- * first cell is `file:line:column` and second the replacement in backticks (`\|` for a `|` in it).
+ * first cell is `file:line:column` (or `file:line:column-line:column`, where mutants with the same start and
+ * replacement differ in their ends: `a && b && c` and `a && b` both made `true`) and second the replacement
+ * in backticks (`\|` for a `|` in it).
  */
 function equivalents() {
   const text = readFileSync(DOCS, 'utf8');
@@ -86,7 +88,7 @@ function equivalents() {
   const section = text.slice(from, end < 0 ? undefined : end);
   const keys = new Set();
   // A replacement with `|` in it is written `\|` in the table (a table's cells are split at bare `|`).
-  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+)` \| `(.+?)` \|(?!\|)/gm))
+  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+(?:-\d+:\d+)?)` \| `(.+?)` \|(?!\|)/gm))
     keys.add(`${row[1]} ${row[2].replaceAll('\\|', '|')}`);
   return keys;
 }
@@ -241,7 +243,7 @@ function table() {
     }
     if (status === 'Killed') row.killed++;
     else if (status === 'Loop') row.loops++;
-    else if (equivalent.has(startKey(m.file, m))) row.equivalent++;
+    else if (equivalent.has(startKey(m.file, m)) || equivalent.has(keyOf(m.file, m))) row.equivalent++;
     else if (status === 'Survived' || status === 'NoCoverage') {
       row.survived++;
       unlisted.push(`${status}: ${key}`);
