@@ -564,6 +564,37 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(kept).toBeGreaterThan(40);
   });
 
+  it('an item inside the bounds (or on their edges) leaving does not fit the root to the items; a stray leaving does', () => {
+    // Growth doubles toward each point in turn, so it can end wider than the smallest doubling: 800 wide for
+    // items from -10 to 250, which [-100, 300] holds. Halving cannot shrink it while both strays stay (the
+    // half toward the centre drops one), and the fit to the items runs only after an item outside the
+    // constructor's bounds left (PointQuadtree.remove): removing or moving the others, those on the bounds'
+    // edges too, leaves the root as it is.
+    for (const looseness of [0, 1.5]) {
+      const tree = new PointQuadtree({ bounds, maxItems: 2, looseness });
+      for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+      const edges = [
+        [0, 40],
+        [100, 60],
+        [30, 0],
+        [70, 100],
+      ];
+      for (const [k, [x, y]] of edges.entries()) tree.insert(30 + k, x, y);
+      tree.insert(20, 250, 50);
+      tree.insert(21, -10, 50);
+      const grown = { minX: -400, minY: 0, maxX: 400, maxY: 800 };
+      expect(tree.bounds, `looseness ${looseness}`).toEqual(grown);
+      tree.remove(3);
+      tree.move(4, 60, 60);
+      for (let k = 0; k < edges.length; k++) tree.remove(30 + k);
+      checkInvariants(tree);
+      expect(tree.bounds, `looseness ${looseness}`).toEqual(grown);
+      tree.remove(21);
+      checkInvariants(tree);
+      expect(tree.bounds, `looseness ${looseness}`).toEqual({ minX: 0, minY: 0, maxX: 400, maxY: 400 });
+    }
+  });
+
   it('a root leaf and a refitted root shrink when their stray moves back', () => {
     const leaf = new PointQuadtree({ bounds });
     leaf.insert(1, 10, 10);
