@@ -186,7 +186,10 @@ async function recheckTimeouts(files, limitMs = 300_000, only = []) {
       // (Named test files run whether or not the report lists them as covering: a file that does not
       // reach the mutant passes, which settles nothing.)
       const tests = only.length > 0 ? only : [...covering];
-      writeFileSync(path, source.slice(0, from) + m.replacement + source.slice(to));
+      // Stryker mutates the syntax tree: a replacement inside a longer expression keeps its own grouping
+      // (`a && b` made `a || b` in `a && b && c` is `(a || b) && c`), so the text goes in parentheses.
+      const replacement = m.mutatorName === 'BlockStatement' ? m.replacement : `(${m.replacement})`;
+      writeFileSync(path, source.slice(0, from) + replacement + source.slice(to));
       const began = Date.now();
       // No covering file known (ids a reused result no longer maps): every suite of the config.
       const outcome = await runFor(dir, [...vitest, ...tests], limitMs);

@@ -595,6 +595,54 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     }
   });
 
+  it('a stray past one edge only (west, east, south or north) leaving fits the root, as one past a corner does', () => {
+    // Two items one past each side in one axis grow the root to 800 wide (doubling toward each in turn)
+    // where a doubling 400 wide holds them; a third, past one edge only (inside the bounds in its other
+    // coordinate), leaves: it was outside the bounds, so the fit runs and the root is the smallest doubling.
+    const sides = [
+      [
+        [250, 50],
+        [-10, 50],
+        [-30, 50],
+      ],
+      [
+        [-150, 50],
+        [110, 50],
+        [130, 50],
+      ],
+      [
+        [50, 250],
+        [50, -10],
+        [50, -30],
+      ],
+      [
+        [50, -150],
+        [50, 110],
+        [50, 130],
+      ],
+    ];
+    for (const [a, b, c] of sides) {
+      const where = `items at ${a}, ${b}, the stray at ${c}`;
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      const oracle = new BruteForce();
+      for (let i = 0; i < 10; i++) {
+        tree.insert(i, 10 + i * 9, 15 + i * 7);
+        oracle.insert(i, 10 + i * 9, 15 + i * 7);
+      }
+      for (const [k, [x, y]] of [a, b].entries()) {
+        tree.insert(20 + k, x, y);
+        oracle.insert(20 + k, x, y);
+      }
+      tree.insert(30, c[0], c[1]);
+      expect(Math.max(tree.bounds.maxX - tree.bounds.minX, tree.bounds.maxY - tree.bounds.minY), where).toBe(
+        800,
+      );
+      tree.remove(30);
+      checkInvariants(tree);
+      expectSmallestRoot(tree, oracle, where);
+    }
+  });
+
   it('a root leaf and a refitted root shrink when their stray moves back', () => {
     const leaf = new PointQuadtree({ bounds });
     leaf.insert(1, 10, 10);
