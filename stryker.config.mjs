@@ -17,9 +17,10 @@ export default {
   ],
   // Results are kept per mutant: a later run re-tests only the mutants whose code or covering tests changed,
   // and keeps the results of the files it does not mutate, so the core can be run a file at a time. (Stryker
-  // writes them when a run ends: a run that is stopped keeps nothing of its own.)
+  // writes them when a run ends: a run that is stopped keeps nothing of its own.) The file is tracked, beside
+  // the rechecks' answers (scripts/mutate.mjs): hours of runs must not live only on one machine.
   incremental: true,
-  incrementalFile: 'reports/mutation/incremental.json',
+  incrementalFile: 'test/mutation/incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
@@ -46,6 +47,6 @@ export default {
   dryRunTimeoutMinutes: 60,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  ignorePatterns: ['dist', 'docs', 'reports', 'test/e2e', 'assets', '.scratch', 'coverage'],
+  ignorePatterns: ['dist', 'docs', 'reports', 'test/e2e', 'test/mutation', 'assets', '.scratch', 'coverage'],
   thresholds: { high: 95, low: 90, break: null },
 };

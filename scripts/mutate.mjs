@@ -10,7 +10,7 @@
  *                                       (applied to a copy, its covering test files run uninstrumented),
  *                                       5 minutes each (`--recheck-ms N` sets the limit): a time-out counts
  *                                       as killed only if it times out again. Answers add up in
- *                                       reports/mutation/recheck.json, so each file can be rechecked alone.
+ *                                       test/mutation/recheck.json, so each file can be rechecked alone.
  *                                       `--tests A,B`: only those of its covering test files (timed first on
  *                                       the unmutated code); a mutant they pass stays unchecked.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
@@ -37,8 +37,11 @@ export const CORE = [
   'src/quadtree/core/checks.ts',
 ];
 
-const REPORT = 'reports/mutation/mutation.json';
-const RECHECK = 'reports/mutation/recheck.json';
+// The kept results, tracked (a run's hours must survive a new machine): Stryker's incremental file, which is
+// the whole report of every file run so far (its JSON reporter writes the same report under reports/, not
+// tracked), and the rechecks' answers.
+const REPORT = 'test/mutation/incremental.json';
+const RECHECK = 'test/mutation/recheck.json';
 const DOCS = 'docs/development.md';
 
 function stryker(mutate, flags) {
@@ -73,7 +76,9 @@ function mutantsOf(path) {
 
 /**
  * The equivalent mutants listed in docs/development.md: table rows under "### Equivalent mutants" whose
- * first cell is `file:line:column` and second the replacement in backticks (`\|` for a `|` in it).
+ * first cell is `file:line:column` (or `file:line:column-line:column`, where mutants with the same start and
+ * replacement differ in their ends: `a && b && c` and `a && b` both made `true`) and second the replacement
+ * in backticks (`\|` for a `|` in it).
  */
 function equivalents() {
   const text = readFileSync(DOCS, 'utf8');
@@ -83,7 +88,7 @@ function equivalents() {
   const section = text.slice(from, end < 0 ? undefined : end);
   const keys = new Set();
   // A replacement with `|` in it is written `\|` in the table (a table's cells are split at bare `|`).
-  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+)` \| `(.+?)` \|(?!\|)/gm))
+  for (const row of section.matchAll(/^\| `([^`]+:\d+:\d+(?:-\d+:\d+)?)` \| `(.+?)` \|(?!\|)/gm))
     keys.add(`${row[1]} ${row[2].replaceAll('\\|', '|')}`);
   return keys;
 }
@@ -98,7 +103,16 @@ const isStatic = (m) => m.status === 'Ignored' && /static/i.test(m.statusReason 
 /** A copy of the project to apply one mutant at a time to (node_modules linked, as Stryker's sandbox). */
 function recheckCopy() {
   const dir = mkdtempSync(join(tmpdir(), 'mutate-recheck-'));
-  const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.scratch', 'dist', 'coverage']);
+  const skip = new Set([
+    'node_modules',
+    '.git',
+    'reports',
+    'mutation',
+    '.stryker-tmp',
+    '.scratch',
+    'dist',
+    'coverage',
+  ]);
   cpSync('.', dir, { recursive: true, filter: (from) => !skip.has(basename(from)) });
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
@@ -172,7 +186,10 @@ async function recheckTimeouts(files, limitMs = 300_000, only = []) {
       // (Named test files run whether or not the report lists them as covering: a file that does not
       // reach the mutant passes, which settles nothing.)
       const tests = only.length > 0 ? only : [...covering];
-      writeFileSync(path, source.slice(0, from) + m.replacement + source.slice(to));
+      // Stryker mutates the syntax tree: a replacement inside a longer expression keeps its own grouping
+      // (`a && b` made `a || b` in `a && b && c` is `(a || b) && c`), so the text goes in parentheses.
+      const replacement = m.mutatorName === 'BlockStatement' ? m.replacement : `(${m.replacement})`;
+      writeFileSync(path, source.slice(0, from) + replacement + source.slice(to));
       const began = Date.now();
       // No covering file known (ids a reused result no longer maps): every suite of the config.
       const outcome = await runFor(dir, [...vitest, ...tests], limitMs);
@@ -229,7 +246,7 @@ function table() {
     }
     if (status === 'Killed') row.killed++;
     else if (status === 'Loop') row.loops++;
-    else if (equivalent.has(startKey(m.file, m))) row.equivalent++;
+    else if (equivalent.has(startKey(m.file, m)) || equivalent.has(keyOf(m.file, m))) row.equivalent++;
     else if (status === 'Survived' || status === 'NoCoverage') {
       row.survived++;
       unlisted.push(`${status}: ${key}`);

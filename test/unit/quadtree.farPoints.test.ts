@@ -166,6 +166,83 @@ describe('a grown root shrinks to the smallest doubling that holds the items', (
   }
 });
 
+describe('far strays at awkward bounds: seeded fuzz, the invariants after every step', () => {
+  // Bounds of widths that round (100.3, 0.1, 3.7e5), off 0 or not, loose or not; items near the bounds, on
+  // their edges, and strays up to 1e150 away, inserted, moved, moved all at once and removed. Doublings and
+  // halvings of such roots round: every node must still hold its items, and every answer stay exact.
+  for (let seed = 1101; seed <= 1140; seed++) {
+    it(`seed ${seed}`, () => {
+      const rnd = mulberry32(seed);
+      const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)];
+      const w = pick([100, 100.3, 7, 1e-3, 3.7e5, 0.1]);
+      const h = pick([w, w * 2, 100, 0.7]);
+      const ox = pick([0, -50, 1000.1, -1e4, 0.3, -w]);
+      const oy = pick([0, -50, 77.7, 1e4, -h]);
+      const b = { minX: ox, minY: oy, maxX: ox + w, maxY: oy + h };
+      const looseness = pick([0, 0, 1.5, 0.5]);
+      const maxItems = pick([1, 2, 4, 8]);
+      const tree = new PointQuadtree({ bounds: b, maxItems, minSize: pick([w / 1e6, w / 64]), looseness });
+      const oracle = new BruteForce();
+      const ids: number[] = [];
+      const xs = new Float64Array(64);
+      const ys = new Float64Array(64);
+      const point = () => {
+        const far = rnd();
+        const reach = far < 0.6 ? 0.5 : far < 0.8 ? 3 : far < 0.9 ? 1e3 : far < 0.97 ? 1e8 : 1e150;
+        const onEdge = rnd() < 0.1;
+        let x = ox + w / 2 + (rnd() * 2 - 1) * w * reach;
+        let y = oy + h / 2 + (rnd() * 2 - 1) * h * reach;
+        if (onEdge) {
+          x = pick([b.minX, b.maxX, x]);
+          y = pick([b.minY, b.maxY, y]);
+        }
+        return [x, y];
+      };
+      for (let step = 0; step < 40; step++) {
+        const op = rnd();
+        const where = `seed ${seed}, step ${step}`;
+        if (op < 0.4 || ids.length === 0) {
+          if (ids.length === 64) continue;
+          const id = ids.length;
+          const [x, y] = point();
+          tree.insert(id, x, y);
+          oracle.insert(id, x, y);
+          ids.push(id);
+          xs[id] = x;
+          ys[id] = y;
+        } else if (op < 0.6) {
+          const id = pick(ids);
+          expect(tree.remove(id), where).toBe(oracle.remove(id));
+        } else if (op < 0.85) {
+          const id = pick(ids);
+          const [x, y] = point();
+          if (tree.has(id)) {
+            tree.move(id, x, y);
+            oracle.move(id, x, y);
+            xs[id] = x;
+            ys[id] = y;
+          }
+        } else {
+          for (const id of ids) {
+            if (rnd() < 0.5) {
+              const [x, y] = point();
+              xs[id] = x;
+              ys[id] = y;
+            }
+          }
+          tree.moveAll(xs, ys);
+          for (const id of ids) if (tree.has(id)) oracle.move(id, xs[id], ys[id]);
+        }
+        checkInvariants(tree);
+        const all = tree.queryRect(-Number.MAX_VALUE, -Number.MAX_VALUE, Number.MAX_VALUE, Number.MAX_VALUE);
+        expect(sorted(all), where).toEqual(sorted([...oracle.points.keys()]));
+        for (const [id, p] of oracle.points)
+          expect(tree.queryCircle(p.x, p.y, 0), `${where}: id ${id}`).toContain(id);
+      }
+    });
+  }
+});
+
 describe('far points: the root covers any finite extent and shrinks back', () => {
   // The fit's arithmetic wherever the bounds lie: straddling 0 off centre, all negative, far from 0, under a
   // unit wide, and not square (each axis its own case), so that no sign or term of the rule above cancels out.
@@ -395,6 +472,175 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     checkInvariants(tree);
     expect(tree.bounds).toEqual(bounds);
     expect(tree.queryCircle(20, 40, 0)).toContain(7);
+  });
+
+  it("without promotion (looseness), a shrink keeps the half toward the bounds' centre that halving reaches, or the smallest doubling", () => {
+    // PointQuadtree.remove's rule: a grown inner root is halved toward the constructor's bounds while every
+    // item stays inside (each step the half on the side of their centre, in x and in y); only a smaller
+    // doubling than that replaces it, not another of the same size. Items one or two widths out, in each
+    // quadrant around the bounds, and a stray in each direction that grows the root, then leaves.
+    const halved = (grown: Bounds, points: { x: number; y: number }[]): Bounds => {
+      let r = grown;
+      while (
+        r.minX !== bounds.minX ||
+        r.minY !== bounds.minY ||
+        r.maxX !== bounds.maxX ||
+        r.maxY !== bounds.maxY
+      ) {
+        const mx = (r.minX + r.maxX) / 2;
+        const my = (r.minY + r.maxY) / 2;
+        const east = mx > 50;
+        const north = my > 50;
+        const h = {
+          minX: east ? r.minX : mx,
+          minY: north ? r.minY : my,
+          maxX: east ? mx : r.maxX,
+          maxY: north ? my : r.maxY,
+        };
+        if (!points.every((p) => p.x >= h.minX && p.x <= h.maxX && p.y >= h.minY && p.y <= h.maxY)) break;
+        r = h;
+      }
+      return r;
+    };
+    const sets = [
+      [
+        [-20, -150],
+        [30, -190],
+      ],
+      [
+        [-20, -150],
+        [150, -190],
+      ],
+      [
+        [150, 50],
+        [-20, -150],
+      ],
+      [
+        [-55, -200],
+        [-50, -150],
+        [-20, -40],
+      ],
+    ];
+    let kept = 0;
+    for (const [s, set] of sets.entries()) {
+      for (const [fx, fy] of [
+        [1, 1],
+        [-1, 1],
+        [1, -1],
+        [-1, -1],
+      ]) {
+        for (const [sx, sy] of [
+          [-1e6, -1e6],
+          [1e6, 1e6],
+          [-1e6, 1e6],
+          [1e6, -1e6],
+        ]) {
+          const tree = new PointQuadtree({ bounds, maxItems: 2, looseness: 1.5 });
+          const oracle = new BruteForce();
+          for (let i = 0; i < 10; i++) {
+            tree.insert(i, 10 + i * 9, 15 + i * 7);
+            oracle.insert(i, 10 + i * 9, 15 + i * 7);
+          }
+          for (const [k, [x, y]] of set.entries()) {
+            tree.insert(20 + k, 50 + fx * (x - 50), 50 + fy * (y - 50));
+            oracle.insert(20 + k, 50 + fx * (x - 50), 50 + fy * (y - 50));
+          }
+          tree.insert(99, sx, sy);
+          const grown = tree.bounds;
+          tree.remove(99);
+          const where = `set ${s} mirrored ${fx}, ${fy}, stray at ${sx}, ${sy}`;
+          checkInvariants(tree);
+          expectSmallestRoot(tree, oracle, where);
+          const half = halved(grown, [...oracle.points.values()]);
+          const smallest = smallestDoubling(bounds, oracle.points.values());
+          if (half.maxX - half.minX === smallest.w) {
+            expect(tree.bounds, where).toEqual(half);
+            kept++;
+          }
+        }
+      }
+    }
+    // Most cases end where halving does; the others (the fit's smaller doubling) are checked by size above.
+    expect(kept).toBeGreaterThan(40);
+  });
+
+  it('an item inside the bounds (or on their edges) leaving does not fit the root to the items; a stray leaving does', () => {
+    // Growth doubles toward each point in turn, so it can end wider than the smallest doubling: 800 wide for
+    // items from -10 to 250, which [-100, 300] holds. Halving cannot shrink it while both strays stay (the
+    // half toward the centre drops one), and the fit to the items runs only after an item outside the
+    // constructor's bounds left (PointQuadtree.remove): removing or moving the others, those on the bounds'
+    // edges too, leaves the root as it is.
+    for (const looseness of [0, 1.5]) {
+      const tree = new PointQuadtree({ bounds, maxItems: 2, looseness });
+      for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+      const edges = [
+        [0, 40],
+        [100, 60],
+        [30, 0],
+        [70, 100],
+      ];
+      for (const [k, [x, y]] of edges.entries()) tree.insert(30 + k, x, y);
+      tree.insert(20, 250, 50);
+      tree.insert(21, -10, 50);
+      const grown = { minX: -400, minY: 0, maxX: 400, maxY: 800 };
+      expect(tree.bounds, `looseness ${looseness}`).toEqual(grown);
+      tree.remove(3);
+      tree.move(4, 60, 60);
+      for (let k = 0; k < edges.length; k++) tree.remove(30 + k);
+      checkInvariants(tree);
+      expect(tree.bounds, `looseness ${looseness}`).toEqual(grown);
+      tree.remove(21);
+      checkInvariants(tree);
+      expect(tree.bounds, `looseness ${looseness}`).toEqual({ minX: 0, minY: 0, maxX: 400, maxY: 400 });
+    }
+  });
+
+  it('a stray past one edge only (west, east, south or north) leaving fits the root, as one past a corner does', () => {
+    // Two items one past each side in one axis grow the root to 800 wide (doubling toward each in turn)
+    // where a doubling 400 wide holds them; a third, past one edge only (inside the bounds in its other
+    // coordinate), leaves: it was outside the bounds, so the fit runs and the root is the smallest doubling.
+    const sides = [
+      [
+        [250, 50],
+        [-10, 50],
+        [-30, 50],
+      ],
+      [
+        [-150, 50],
+        [110, 50],
+        [130, 50],
+      ],
+      [
+        [50, 250],
+        [50, -10],
+        [50, -30],
+      ],
+      [
+        [50, -150],
+        [50, 110],
+        [50, 130],
+      ],
+    ];
+    for (const [a, b, c] of sides) {
+      const where = `items at ${a}, ${b}, the stray at ${c}`;
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      const oracle = new BruteForce();
+      for (let i = 0; i < 10; i++) {
+        tree.insert(i, 10 + i * 9, 15 + i * 7);
+        oracle.insert(i, 10 + i * 9, 15 + i * 7);
+      }
+      for (const [k, [x, y]] of [a, b].entries()) {
+        tree.insert(20 + k, x, y);
+        oracle.insert(20 + k, x, y);
+      }
+      tree.insert(30, c[0], c[1]);
+      expect(Math.max(tree.bounds.maxX - tree.bounds.minX, tree.bounds.maxY - tree.bounds.minY), where).toBe(
+        800,
+      );
+      tree.remove(30);
+      checkInvariants(tree);
+      expectSmallestRoot(tree, oracle, where);
+    }
   });
 
   it('a root leaf and a refitted root shrink when their stray moves back', () => {

@@ -235,6 +235,33 @@ describe('structural rules', () => {
     expect(treeStats(tree).depth).toBeLessThan(deep);
   });
 
+  it('root growth increments the version: once per insert, however many doublings, for an inner root and a root leaf', () => {
+    // Growth changes the structure (PointQuadtree.version). Here nothing else does: the far item lands in an
+    // empty quadrant that no split follows, and no item sits on the old root's far edges (no rebuild).
+    const inner = new PointQuadtree({ bounds, maxItems: 2, minSize: 1 });
+    for (let i = 0; i < 8; i++) inner.insert(i, 2 + i, 3 + i);
+    expect(treeStats(inner).leaves).toBeGreaterThan(1);
+    for (const [id, x, y] of [
+      [20, 25, 5],
+      [21, 5, 1000],
+      [22, 1e6, 1e6],
+    ]) {
+      const v = inner.version;
+      const before = inner.bounds;
+      inner.insert(id, x, y);
+      checkInvariants(inner);
+      expect(inner.bounds, `id ${id}`).not.toEqual(before);
+      expect(inner.version, `id ${id}`).toBe(v + 1);
+    }
+    const leaf = new PointQuadtree({ bounds, maxItems: 4, minSize: 1 });
+    leaf.insert(0, 3, 3);
+    const v = leaf.version;
+    leaf.insert(1, 1e5, 3);
+    checkInvariants(leaf);
+    expect(treeStats(leaf).nodes).toBe(1);
+    expect(leaf.version).toBe(v + 1);
+  });
+
   it('grows the root by doubling when a point lands outside, keeping the old root as a quadrant', () => {
     const tree = new PointQuadtree({ bounds, maxItems: 1, minSize: 1 });
     tree.insert(0, 1, 1);
