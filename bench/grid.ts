@@ -42,11 +42,29 @@ export type SumOutput = Float32Array | Float64Array;
 export const CELLS_PER_POINT = 2;
 
 /**
- * The cell is wider than the radius by this fraction of the radius plus the largest coordinate (some 64-128
- * units in their last place), so the rounding of (x - minX) / cell, a few units in the last place, can never
- * put two points within the radius two cells apart.
+ * The narrowest cell for `radius` where the largest coordinate's magnitude is `far`: wider than the radius by
+ * 2^-46 of the radius plus `far` (some 64-128 units in their last place), so that the rounding of a
+ * coordinate's quotient by the cell, a few units in the last place, can never put two points within the
+ * radius two cells apart. Both grids' rule (bench/hashGrid.ts's too).
  */
-const MARGIN = 2 ** -46;
+export function narrowestCell(radius: number, far: number): number {
+  return radius + (radius + far) * 2 ** -46;
+}
+
+/**
+ * A grid's build arguments (`grid`: the class, for the message): a radius that is a finite number >= 0, and
+ * n an integer from 0 to the coordinates' length; else a RangeError naming the value.
+ */
+export function checkBuild(grid: string, xs: Coordinates, ys: Coordinates, n: number, radius: number): void {
+  if (!(radius >= 0 && radius < Infinity)) {
+    throw new RangeError(`${grid}: radius must be a finite number >= 0, got ${radius}`);
+  }
+  if (!Number.isInteger(n) || n < 0 || n > xs.length || n > ys.length) {
+    throw new RangeError(
+      `${grid}: n must be an integer from 0 to the coordinates' length (${Math.min(xs.length, ys.length)}), got ${n}`,
+    );
+  }
+}
 
 /** A grid's fused call's outputs: each at least n long, else a RangeError naming `grid` (the class). */
 export function checkOutputs(
@@ -244,14 +262,7 @@ export class UniformGrid {
    * @throws RangeError as {@link countPairs}.
    */
   build(xs: Coordinates, ys: Coordinates, n: number, radius: number): void {
-    if (!(radius >= 0 && radius < Infinity)) {
-      throw new RangeError(`UniformGrid: radius must be a finite number >= 0, got ${radius}`);
-    }
-    if (!Number.isInteger(n) || n < 0 || n > xs.length || n > ys.length) {
-      throw new RangeError(
-        `UniformGrid: n must be an integer from 0 to the coordinates' length (${Math.min(xs.length, ys.length)}), got ${n}`,
-      );
-    }
+    checkBuild('UniformGrid', xs, ys, n, radius);
     let minX = Infinity;
     let minY = Infinity;
     let maxX = -Infinity;
@@ -272,7 +283,7 @@ export class UniformGrid {
       );
     }
     const far = Math.max(-minX, maxX, -minY, maxY, 0);
-    let cell = radius + (radius + far) * MARGIN;
+    let cell = narrowestCell(radius, far);
     if ((spanX / cell + 1) * (spanY / cell + 1) > CELLS_PER_POINT * n) {
       cell = Math.max(cell, Math.max(spanX, spanY) / Math.sqrt(CELLS_PER_POINT * n));
     }

@@ -17,15 +17,14 @@
 import {
   type Coordinates,
   type CountOutput,
+  checkBuild,
   checkOutputs,
   handOver,
+  narrowestCell,
   RARE,
   rarePush,
   type SumOutput,
 } from './grid';
-
-/** As bench/grid.ts's MARGIN: the cell is wider than r so that rounding never puts a pair two cells apart. */
-const MARGIN = 2 ** -46;
 
 export class HashGrid {
   /** Side of a cell at the last build (>= the radius), and log2 of the buckets. */
@@ -65,7 +64,9 @@ export class HashGrid {
     this.sumX.fill(0, 0, n);
     this.sumY.fill(0, 0, n);
     let pairs = 0;
-    for (let i = 0; i < n; i++) pairs += this.joinPoint(i, radius);
+    const r2 = radius * radius;
+    const inverse = 1 / radius;
+    for (let i = 0; i < n; i++) pairs += this.joinPoint(i, r2, inverse);
     handOver(this, n, counts, sumX, sumY);
     return pairs;
   }
@@ -79,7 +80,7 @@ export class HashGrid {
   private nearY = Number.NaN;
 
   /** Slot i against the later slots of its cell and the slots of its four half-neighbours; its pairs. */
-  private joinPoint(i: number, radius: number): number {
+  private joinPoint(i: number, r2: number, inverse: number): number {
     const x = this.cx[i];
     const y = this.cy[i];
     const near = this.near;
@@ -93,24 +94,31 @@ export class HashGrid {
       this.nearY = y;
     }
     const start = this.bucketStart;
-    let found = this.joinCell(i, i + 1, start[near[0] + 1], x, y, radius);
-    found += this.joinCell(i, start[near[1]], start[near[1] + 1], x + 1, y, radius);
-    found += this.joinCell(i, start[near[2]], start[near[2] + 1], x - 1, y + 1, radius);
-    found += this.joinCell(i, start[near[3]], start[near[3] + 1], x, y + 1, radius);
-    found += this.joinCell(i, start[near[4]], start[near[4] + 1], x + 1, y + 1, radius);
+    let found = this.joinCell(i, i + 1, start[near[0] + 1], x, y, r2, inverse);
+    found += this.joinCell(i, start[near[1]], start[near[1] + 1], x + 1, y, r2, inverse);
+    found += this.joinCell(i, start[near[2]], start[near[2] + 1], x - 1, y + 1, r2, inverse);
+    found += this.joinCell(i, start[near[3]], start[near[3] + 1], x, y + 1, r2, inverse);
+    found += this.joinCell(i, start[near[4]], start[near[4] + 1], x + 1, y + 1, r2, inverse);
     return found;
   }
 
   /**
    * Slot i against the slots from..end-1 (of the bucket of cell (x, y)) that are in that cell: each pair
-   * within reach adds to both slots' counts and sums. Returns the pairs.
+   * within reach (r2: the radius squared; inverse: 1 / radius) adds to both slots' counts and sums. Returns
+   * the pairs.
    */
-  private joinCell(i: number, from: number, end: number, x: number, y: number, radius: number): number {
+  private joinCell(
+    i: number,
+    from: number,
+    end: number,
+    x: number,
+    y: number,
+    r2: number,
+    inverse: number,
+  ): number {
     const { xs: sx, ys: sy, cx, cy, count, sumX: ax, sumY: ay } = this;
     const px = sx[i];
     const py = sy[i];
-    const r2 = radius * radius;
-    const inverse = 1 / radius;
     let found = 0;
     for (let j = from; j < end; j++) {
       if (cx[j] !== x || cy[j] !== y) continue;
@@ -152,18 +160,11 @@ export class HashGrid {
    * @throws RangeError as {@link separationInto}.
    */
   build(xs: Coordinates, ys: Coordinates, n: number, radius: number): void {
-    if (!(radius >= 0 && radius < Infinity)) {
-      throw new RangeError(`HashGrid: radius must be a finite number >= 0, got ${radius}`);
-    }
-    if (!Number.isInteger(n) || n < 0 || n > xs.length || n > ys.length) {
-      throw new RangeError(
-        `HashGrid: n must be an integer from 0 to the coordinates' length (${Math.min(xs.length, ys.length)}), got ${n}`,
-      );
-    }
+    checkBuild('HashGrid', xs, ys, n, radius);
     let far = 0;
     for (let i = 0; i < n; i++) far = Math.max(far, Math.abs(xs[i]), Math.abs(ys[i]));
     if (!(far < Infinity)) throw new RangeError(`HashGrid: coordinates must be finite, got one of ${far}`);
-    let cell = radius + (radius + far) * MARGIN;
+    let cell = narrowestCell(radius, far);
     if (!(cell > 0)) cell = 1; // radius 0 and every point at the origin
     const inv = 1 / cell;
     let bits = 1;
