@@ -21,9 +21,11 @@ type Head = Float64Array | Int32Array;
 export class TeamInputs {
   /** cutByWork's running totals of work, one per leaf pair and one more (grown, never shrunk). */
   private prefix = new Float64Array(0);
-  /** The kernel's list stamp and pair count the running totals are of (-1: none), and calls since. */
+  /**
+   * The kernel's list stamp the running totals are of (-1: none; one stamp is one list, so one pair count),
+   * and calls since.
+   */
   private prefixStamp = -1;
-  private prefixPairs = 0;
   private prefixAge = 0;
   /** The kernel's list stamp and the buffer's views of the last list published. */
   private listStamp = -1;
@@ -35,7 +37,7 @@ export class TeamInputs {
   /**
    * The first `pairs` leaf pairs of `list` (the kernel's, of list stamp `stamp`) cut into `parts` ranges by
    * work into `cuts`, the caller's range `share` times a helper's (teamParts.ts's cutByWork, on running
-   * totals kept while the stamp and the pair count stay, for at most PREFIX_CALLS calls).
+   * totals kept while the stamp stays, for at most PREFIX_CALLS calls).
    */
   cut(
     stamp: number,
@@ -50,10 +52,9 @@ export class TeamInputs {
       this.prefix = new Float64Array(Math.max(pairs + 1, 2 * this.prefix.length));
       this.prefixStamp = -1;
     }
-    if (stamp !== this.prefixStamp || pairs !== this.prefixPairs || ++this.prefixAge >= PREFIX_CALLS) {
+    if (stamp !== this.prefixStamp || ++this.prefixAge >= PREFIX_CALLS) {
       workPrefix(list, pairs, nodeCount, this.prefix);
       this.prefixStamp = stamp;
-      this.prefixPairs = pairs;
       this.prefixAge = 0;
     }
     cutRanges(this.prefix, pairs, parts, share, cuts);
