@@ -384,6 +384,28 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(treeStats(tree)).toEqual(before);
   });
 
+  it('a root whose doublings rounded comes back exactly to the constructor bounds (their edges, not only their width)', () => {
+    // 0.3..100.6 doubled 27 times rounds; halving back lands an ulp wide of 0.3, a rectangle as wide as the
+    // bounds once rounded, so a test of widths alone refused the snap and the root stayed grown for good.
+    const b = { minX: 0.3, minY: 77.7, maxX: 100.6, maxY: 278.3 };
+    for (const build of ['move', 'remove', 'moveAll'] as const) {
+      const t = new PointQuadtree({ bounds: b, maxItems: 1 });
+      t.insert(1, -8703424570.522945, 620179271.8246995); // a root leaf, doubled 27 times
+      t.insert(4, 31.540374544961374, 139.41020079120062); // splits it at its (rounded) midpoints
+      if (build === 'move') t.move(1, 54.11300152300391, 161.25078690703958);
+      else if (build === 'remove') t.remove(1);
+      else
+        t.moveAll(
+          [0, 54.11300152300391, 0, 0, 31.540374544961374],
+          [0, 161.25078690703958, 0, 0, 139.41020079120062],
+        );
+      expect(t.bounds, build).toEqual(b);
+      checkInvariants(t);
+      t.remove(4);
+      expect(t.bounds, build).toEqual(b);
+    }
+  });
+
   /** Every node as "depth rectangle leaf count", parent first: equal dumps are equal trees. */
   const nodes = (tree: PointQuadtree) => {
     const out: string[] = [];

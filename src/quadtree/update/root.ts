@@ -249,7 +249,7 @@ function halveToItems(t: TreeState): boolean {
         maxY = ib.maxY;
       }
     }
-    if (!(maxX - minX < box[2] - box[0] || maxY - minY < box[3] - box[1])) break;
+    if (!shrinks(box, minX, minY, maxX, maxY)) break;
     if (!allWithin(t, minX, minY, maxX, maxY)) break;
     box[0] = minX;
     box[1] = minY;
@@ -260,6 +260,15 @@ function halveToItems(t: TreeState): boolean {
   }
   if (shrank) for (let i = 0; i < 4; i++) nb[i] = box[i];
   return shrank;
+}
+
+/**
+ * Whether the rectangle lies inside `box` (stride 4 from 0) and is not all of it, edge by edge: widths
+ * alone miss a snap to the constructor's bounds an ulp inside an edge, which rounds to the same width.
+ */
+function shrinks(box: Float64Array, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  if (minX < box[0] || minY < box[1] || maxX > box[2] || maxY > box[3]) return false;
+  return minX > box[0] || minY > box[1] || maxX < box[2] || maxY < box[3];
 }
 
 /**
