@@ -1,7 +1,9 @@
 // The crowd's tree (point-quadtree/crowd), on which these tests ran as PointQuadtree before the crowd became a subpath.
 import { CrowdQuadtree as PointQuadtree } from 'point-quadtree/crowd';
-import { PREP, RADIUS } from 'point-quadtree/internal/crowd/kernels/call';
+import { PREP, RADIUS, TOUCH_SHIFT } from 'point-quadtree/internal/crowd/kernels/call';
 import { separationWasm } from 'point-quadtree/internal/crowd/wasm';
+import { cutByWork } from 'point-quadtree/internal/parallel/teamParts';
+import { WIDE } from 'point-quadtree/internal/query/leafPairs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
 
@@ -20,8 +22,9 @@ interface Exports {
 }
 interface Internals {
   x: Exports;
-  layout: { at: Record<'call' | 'sums' | 'temp' | 'prep', number> };
+  layout: { at: Record<'call' | 'sums' | 'temp' | 'prep' | 'touched', number> };
   listPairs: number;
+  pairList(): Int32Array;
 }
 
 /**
@@ -36,7 +39,22 @@ function rangeSums(k: Internals, from: number, to: number, slots: number, r: num
   record[PREP >> 2] = prepared ? at.prep : 0;
   const found = k.x.accumulate(at.call, from, to);
   record[PREP >> 2] = at.prep;
-  return { found, sums: new Float64Array(k.x.memory.buffer, at.sums, 4 * slots).slice() };
+  return {
+    found,
+    sums: new Float64Array(k.x.memory.buffer, at.sums, 4 * slots).slice(),
+    touched: new Uint8Array(k.x.memory.buffer, at.touched, (slots >> TOUCH_SHIFT) + 1).slice(),
+  };
+}
+
+/** The slots whose records are not all 0 but whose block the range did not mark (a team would drop them). */
+function unmarked(part: { sums: Float64Array; touched: Uint8Array }, slots: number): number[] {
+  const out: number[] = [];
+  for (let slot = 0; slot < slots; slot++) {
+    const s = part.sums;
+    const written = s[4 * slot] !== 0 || s[4 * slot + 1] !== 0 || s[4 * slot + 2] !== 0;
+    if (written && part.touched[slot >> TOUCH_SHIFT] !== 1) out.push(slot);
+  }
+  return out;
 }
 
 function crowd(seed: number, n: number): PointQuadtree {
@@ -86,6 +104,7 @@ describe('accumulate over ranges of the leaf-pair list (the split a multi-thread
         let found = 0;
         for (let c = 0; c + 1 < cuts.length; c++) {
           const part = rangeSums(k, cuts[c], cuts[c + 1], slots, r, prepared);
+          expect(unmarked(part, slots), `cuts ${cuts}`).toEqual([]);
           found += part.found;
           for (let i = 0; i < sum.length; i++) sum[i] += part.sums[i];
         }
@@ -131,5 +150,73 @@ describe('accumulate keeps to its scratch (tempBytes(slots) bytes at temp)', () 
         `prepared ${prepared}`,
       ).toBe(true);
     }
+  });
+});
+
+describe("accumulate marks the blocks of slots it writes (TOUCHED: a team's caller adds only those)", () => {
+  it('wide pairs, sparse pairs and coincident points: every record written is in a marked block', () => {
+    // 3,000 points over 0..1000 in big leaves (maxItems 32) at r = 2: leaves far wider than 8 radii (wide
+    // pairs), most of them sparse. A third at random, a third in pairs straddling the split lines x = 500
+    // and y = 250 (within reach across two leaves: wide pairs that write), a third coincident with the
+    // point before (the rare path).
+    const rnd = mulberry32(65);
+    const tree = new PointQuadtree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 }, maxItems: 32 });
+    let x = 0;
+    let y = 0;
+    for (let id = 0; id < 3000; id++) {
+      if (id % 3 === 0) {
+        x = rnd() * 1000;
+        y = rnd() * 1000;
+      } else if (id % 3 === 1) {
+        const across = 2 * (id % 2) - 1;
+        x = id % 4 < 2 ? 500 + across * 0.6 * rnd() : rnd() * 1000;
+        y = id % 4 < 2 ? rnd() * 1000 : 250 + across * 0.6 * rnd();
+      }
+      tree.insert(id, x, y);
+    }
+    const n = 3000;
+    const counts = new Int32Array(n);
+    const pairs = tree.querySeparationInto(2, counts, new Float64Array(n), new Float64Array(n));
+    expect(pairs).toBeGreaterThan(100);
+    const k = separationWasm() as unknown as Internals;
+    const list = k.pairList();
+    let wide = 0;
+    for (let p = 0; p < k.listPairs; p++) if ((list[2 * p] & WIDE) !== 0) wide++;
+    expect(wide).toBeGreaterThan(0);
+    const slots = tree.size;
+    // One pair at a time: only its two leaves' blocks are marked.
+    for (let p = 0; p < k.listPairs; p++) {
+      const part = rangeSums(k, p, p + 1, slots, 2, true);
+      expect(unmarked(part, slots), `pair ${p}`).toEqual([]);
+    }
+  });
+
+  it("20,000 uniform points cut in two by work: each half marks about half of the blocks (the caller's adding halves)", () => {
+    const rnd = mulberry32(66);
+    const n = 20_000;
+    const tree = new PointQuadtree({
+      bounds: { minX: -100, minY: -100, maxX: 100, maxY: 100 },
+      maxItems: 16,
+      minSize: 1,
+    });
+    for (let id = 0; id < n; id++) tree.insert(id, rnd() * 200 - 100, rnd() * 200 - 100);
+    tree.querySeparationInto(1.5, new Int32Array(n), new Float64Array(n), new Float64Array(n));
+    const k = separationWasm() as unknown as Internals;
+    const pairs = k.listPairs;
+    const t = (tree as unknown as { t: { nodeCount: Int32Array } }).t;
+    const cuts = new Int32Array(3);
+    cutByWork(k.pairList(), pairs, t.nodeCount, 2, 1, cuts, new Float64Array(pairs + 1));
+    const blocks = (n >> TOUCH_SHIFT) + 1;
+    const union = new Uint8Array(blocks);
+    for (let p = 0; p < 2; p++) {
+      const part = rangeSums(k, cuts[p], cuts[p + 1], n, 1.5, true);
+      expect(unmarked(part, n)).toEqual([]);
+      const marked = part.touched.reduce((a, b) => a + b, 0);
+      expect(marked / blocks, `range ${p}`).toBeGreaterThan(0.4);
+      expect(marked / blocks, `range ${p}`).toBeLessThan(0.6);
+      for (let b = 0; b < blocks; b++) union[b] |= part.touched[b];
+    }
+    // Every block holds items, each in some pair's leaf: the two halves mark them all between them.
+    expect(union.every((b) => b === 1)).toBe(true);
   });
 });

@@ -6,7 +6,9 @@
  * and wide (a | 2^30), empty leaves, one pair carrying nearly all the work, no pairs.
  */
 
-import { cutByWork } from 'point-quadtree/internal/parallel/teamParts';
+import { TOUCH_SHIFT } from 'point-quadtree/internal/crowd/kernels/call';
+import { createBuffer, TeamViews } from 'point-quadtree/internal/parallel/teamLayout';
+import { addTouchedRegion, cutByWork } from 'point-quadtree/internal/parallel/teamParts';
 import { NODE, WIDE } from 'point-quadtree/internal/query/leafPairs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/sim/random';
@@ -148,5 +150,39 @@ describe('cutByWork: the team cuts its leaf-pair list by work', () => {
     // Six pairs of work 1 each, two ranges with the caller's share 2: the goal 4 is reached at the fourth.
     expect(cutsOf(list, 6, empty, 2, 2)).toEqual([0, 4, 6]);
     expect(cutsOf(list, 6, empty, 3, 1)).toEqual(referenceCuts(list, 6, empty, 3, 1));
+  });
+});
+
+describe("addTouchedRegion: the caller adds a helper's records only in the blocks its range marked", () => {
+  it('adds the marked blocks (the last one partial) and nothing elsewhere, whatever the region holds there', () => {
+    const slots = 3 * (1 << TOUCH_SHIFT) + 9;
+    const c = { xy: 8, ids: 4, nodes: 4, pairs: 4, slots, helpers: 2 };
+    const v = new TeamViews(createBuffer(c));
+    const rnd = mulberry32(71);
+    for (const r of [0, 1]) for (let i = 0; i < 4 * slots; i++) v.sums[r][i] = rnd() - 0.5;
+    // Helper 0 marked its blocks 1 and 3 (slots 192..200: the last, partial); the other blocks hold
+    // what an earlier call left: NaN.
+    const block = (b: number) => [b << TOUCH_SHIFT, Math.min(slots, (b + 1) << TOUCH_SHIFT)];
+    v.touched[0].fill(0);
+    v.touched[0][1] = 1;
+    v.touched[0][3] = 1;
+    for (const b of [0, 2]) v.sums[0].fill(Number.NaN, 4 * block(b)[0], 4 * block(b)[1]);
+    const records = new Float64Array(4 * slots).map((_, i) => i);
+    addTouchedRegion(records, v, 0);
+    for (let slot = 0; slot < slots; slot++) {
+      const marked = v.touched[0][slot >> TOUCH_SHIFT] === 1;
+      for (let e = 0; e < 4; e++) {
+        const i = 4 * slot + e;
+        // The fourth entry is unused: left as it was.
+        const want = marked && e < 3 ? i + v.sums[0][i] : i;
+        expect(records[i], `slot ${slot} entry ${e}`).toBe(want);
+      }
+    }
+    // Helper 1's region is its own.
+    v.touched[1].fill(1);
+    const again = new Float64Array(4 * slots);
+    addTouchedRegion(again, v, 1);
+    expect(again[4 * (slots - 1) + 2]).toBe(v.sums[1][4 * (slots - 1) + 2]);
+    expect(again[0]).toBe(v.sums[1][0]);
   });
 });

@@ -85,6 +85,7 @@ export class SeparationWasm {
   private outY: Output = new Float64Array(0);
   private list: Int32Array = new Int32Array(0);
   private sums: Float64Array = new Float64Array(0);
+  private touched: Uint8Array = new Uint8Array(0);
   private pairA: IdArray = new Int32Array(0);
   private pairB: IdArray = new Int32Array(0);
   private resume: Int32Array = new Int32Array(0);
@@ -308,6 +309,16 @@ export class SeparationWasm {
   }
 
   /**
+   * The blocks of the last {@link accumulateRange}'s records, a view of (slots >> TOUCH_SHIFT) + 1 bytes
+   * (kernels/call.ts): block b (slots b 2^TOUCH_SHIFT on) is 0 where every record of it is 0.
+   */
+  touchedBlocks(slots: number): Uint8Array {
+    const n = (slots >> call.TOUCH_SHIFT) + 1;
+    this.touched = viewAt(this.touched, Uint8Array, this.x.memory.buffer, this.layout.at.touched, n);
+    return this.touched;
+  }
+
+  /**
    * Hands the per-slot records in memory (as the last accumulate left them, or as changed through
    * {@link slotSums}) to the caller's per-id outputs, by the leaves of the list of the last
    * {@link walkPairs} and the ids of the last {@link loadTree}: every id below `end`, 0 for an absent one.
@@ -416,6 +427,7 @@ export class SeparationWasm {
     i32[call.SORTED >> 2] = at.sorted;
     i32[call.FIRST_AT >> 2] = at.firstAt;
     i32[call.SUMS >> 2] = at.sums;
+    i32[call.TOUCHED >> 2] = at.touched;
     i32[call.TEMP >> 2] = at.temp;
     i32[call.PREP >> 2] = at.prep;
     i32[call.PAIR_A >> 2] = at.pairA;

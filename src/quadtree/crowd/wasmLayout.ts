@@ -12,6 +12,7 @@
  *   start   i32 per node (nodeStart)          count  i32 per node (nodeCount)
  *   list    i32 leaf pairs, stride 2, as walked
  *   sums    per slot (+ 2 padding), 32 bytes: f64 sum x, sum y, count, unused
+ *   touched u8 per block of 2^TOUCH_SHIFT slots: 1 where the last accumulate may have written a record
  *   oc, ox, oy   per id, the per-id outputs in the element types of the caller's arrays (copied into them)
  *   temp    the kernel's row of one leaf and its partners: tempBytes(slots) bytes (kernels/row.ts)
  *   prep    every slot's f32 offsets for the rows: prepBytes(slots) bytes (kernels/prepare.ts)
@@ -26,7 +27,7 @@
  */
 
 import { lengthOf, typedArrayType } from '../core/checks';
-import { CALL_BYTES } from './kernels/call';
+import { CALL_BYTES, TOUCH_SHIFT } from './kernels/call';
 import type { Exports } from './wasmModule';
 
 /** Room per region, in items. */
@@ -49,6 +50,7 @@ export interface Regions {
   count: number;
   list: number;
   sums: number;
+  touched: number;
   oc: number;
   ox: number;
   oy: number;
@@ -108,6 +110,7 @@ export class Layout {
     count: 0,
     list: 0,
     sums: 0,
+    touched: 0,
     oc: 0,
     ox: 0,
     oy: 0,
@@ -202,6 +205,8 @@ export class Layout {
       count: take(room.nodes * 4),
       list: take(room.pairs * 8),
       sums: take(pad * 32),
+      // A byte per block of slots: where accumulate wrote records (kernels/call.ts's TOUCHED).
+      touched: take((pad >> TOUCH_SHIFT) + 1),
       oc: take(room.ids * 8),
       ox: take(room.ids * 8),
       oy: take(room.ids * 8),
@@ -247,7 +252,7 @@ export function viewType<T extends Output>(a: T): ViewType<T> {
  * `view` while it still is a view of `length` entries at byte `at` of `buffer` (the memory's buffer now)
  * of element type `type`; else a new one there. The one rule by which every view of the memory is made.
  */
-export function viewAt<T extends Output>(
+export function viewAt<T extends Output | Uint8Array>(
   view: T,
   type: ViewType<T>,
   buffer: ArrayBuffer,

@@ -6,8 +6,10 @@
  * work are taken again only for a new list, and now and then), publishes the part of the tree's arrays in
  * use, and the list where it changed, into a SharedArrayBuffer (layout: teamLayout.ts) and wakes the helpers
  * (teamHelper.ts); each thread copies the tree into its own kernel, prepares it and accumulates its range
- * into per-slot records (the kernel zeroes them first, so ranges add up to the whole list); the caller adds
- * the helpers' records slot by slot to its own and hands them to the per-id outputs by the walked leaves.
+ * into per-slot records (the kernel zeroes them first, so ranges add up to the whole list, and marks the
+ * blocks of slots it wrote); the caller adds each helper's records to its own in the blocks that helper
+ * marked (about 1 / (helpers + 1) of them each, so its adding does not grow with the helpers) and hands
+ * them to the per-id outputs by the walked leaves.
  *
  * The caller never blocks on a helper that has not started: after its own range it takes over, by
  * compareExchange on the range's claim word, every range no helper claimed (a helper still loading, busy or
@@ -65,9 +67,10 @@ import {
   TO,
 } from './teamLayout';
 import {
-  addRegion,
+  addTouchedRegion,
   blockingAllowed,
   checkTeamArgs,
+  fromRegion,
   now,
   type PostMessage,
   toRegion,
@@ -403,14 +406,15 @@ export class SeparationTeam {
   }
 
   /**
-   * The bank and the helpers' regions added into the kernel's sums, handed to the per-id outputs by the
-   * walked list's leaves (every slot in use is in one leaf). Returns how many helpers' ranges went in.
+   * The bank and the helpers' regions (each where its range wrote: addTouchedRegion) added into the
+   * kernel's sums, handed to the per-id outputs by the walked list's leaves (every slot in use is in one
+   * leaf). Returns how many helpers' ranges went in.
    */
   private merge(wasm: SeparationWasm, v: TeamViews): number {
     const { counts, sumX, sumY, end } = this.call;
     const sums = wasm.slotSums(this.slots);
-    if (this.banked) addRegion(sums, v, this.ports.length, false);
-    for (let q = 0; q < this.helped; q++) addRegion(sums, v, this.doneBy[q], true);
+    if (this.banked) fromRegion(sums, v, this.ports.length);
+    for (let q = 0; q < this.helped; q++) addTouchedRegion(sums, v, this.doneBy[q]);
     wasm.scatterInto(end, counts, sumX, sumY);
     return this.helped;
   }

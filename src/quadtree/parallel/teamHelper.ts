@@ -3,7 +3,8 @@
  * teamLayout.ts). The thread's script hands every message it receives to serveSeparation, which blocks the
  * thread: it sleeps in Atomics.wait until the caller publishes a generation, claims its range of the leaf
  * pairs, copies the inputs into its own WebAssembly kernel's memory, accumulates its range into per-slot
- * sums, writes them to its region of the shared buffer and marks the generation done.
+ * sums, writes them (and the blocks of slots they were written in) to its regions of the shared buffer and
+ * marks the generation done.
  */
 
 import { emptyTreeArrays, separationWasm } from '../crowd/wasm';
@@ -111,6 +112,7 @@ export function serveSeparation(message: unknown): 'replaced' | 'stopped' {
       // Published again meanwhile: the caller gave up on this thread, and what it copied may be torn.
       if (Atomics.load(control, SEQ) !== seq) continue;
       views.sums[index].set(wasm.slotSums(slots));
+      views.touched[index].set(wasm.touchedBlocks(slots));
       control[helperWord(index, FOUND)] = found;
     } catch {
       Atomics.store(control, helperWord(index, FAILED), g);

@@ -32,10 +32,14 @@
  *   list     i32 x 2 PAIRS_CAP     the leaf pairs, sorted by first leaf (see separation.ts)
  *   per helper, then one for the caller: f64 x 4 SLOTS_CAP, the range's per-slot records as the kernel lays
  *            them out (sum x, sum y, count, unused: kernels/wasm.ts), so that a helper's move in one copy
+ *   per helper, then one for the caller: u8 x (SLOTS_CAP >> TOUCH_SHIFT) + 1, the blocks of slots whose
+ *            records the range may have written (crowd/kernels/call.ts's TOUCHED: elsewhere they are 0),
+ *            so that the caller adds a helper's records only there
  * Every region starts on a 16-byte boundary.
  */
 
 import { describe, NAME, sharedBytes } from '../core/checks';
+import { TOUCH_SHIFT } from '../crowd/kernels/call';
 
 export const SEQ = 0;
 export const STOP = 1;
@@ -112,10 +116,19 @@ export interface Offsets {
   sums: number;
   /** Bytes of one region. */
   sumsBytes: number;
+  /** Blocks written of region r (helpers, then the caller's): a byte per block of slots. */
+  touched: number;
+  /** Bytes of one region of blocks. */
+  touchedBytes: number;
   bytes: number;
 }
 
 const align = (n: number): number => (n + 15) & ~15;
+
+/** Bytes of a region of blocks for `slots` slots (a byte per block of 2^TOUCH_SHIFT). */
+export function touchedLength(slots: number): number {
+  return (slots >> TOUCH_SHIFT) + 1;
+}
 
 /** Entries of groupParent for `nodes` nodes (one per group of four, and the root's). */
 export function groupsOf(nodes: number): number {
@@ -139,7 +152,23 @@ export function offsetsOf(c: Capacity): Offsets {
   const list = take(c.pairs * 8);
   const sumsBytes = align(c.slots * 32);
   const sums = take(sumsBytes * (c.helpers + 1));
-  return { f64, xy, ids, start, count, child, parent, list, sums, sumsBytes, bytes: p };
+  const touchedBytes = align(touchedLength(c.slots));
+  const touched = take(touchedBytes * (c.helpers + 1));
+  return {
+    f64,
+    xy,
+    ids,
+    start,
+    count,
+    child,
+    parent,
+    list,
+    sums,
+    sumsBytes,
+    touched,
+    touchedBytes,
+    bytes: p,
+  };
 }
 
 /** A new buffer with room for `c`, its capacities written in its header. */
@@ -181,6 +210,8 @@ export class TeamViews {
   readonly list: Int32Array;
   /** Per region (helpers, then the caller): per-slot records, f64 sum x, sum y, count, unused. */
   readonly sums: Float64Array[] = [];
+  /** Per region: a byte per block of slots, 1 where that region's records may be other than 0. */
+  readonly touched: Uint8Array[] = [];
 
   constructor(readonly buffer: SharedArrayBuffer) {
     const control = new Int32Array(buffer, 0, CONTROL_WORDS);
@@ -198,6 +229,7 @@ export class TeamViews {
     this.list = new Int32Array(buffer, o.list, c.pairs * 2);
     for (let r = 0; r <= c.helpers; r++) {
       this.sums.push(new Float64Array(buffer, o.sums + r * o.sumsBytes, 4 * c.slots));
+      this.touched.push(new Uint8Array(buffer, o.touched + r * o.touchedBytes, touchedLength(c.slots)));
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import { checkOptionsObject, describe, NAME, optionFlag, optionNumber } from '../core/checks';
+import { TOUCH_SHIFT } from '../crowd/kernels/call';
 import { NODE } from '../query/leafPairs';
 import { MAX_HELPERS, SEQ, type SeparationHelperMessage, type TeamViews } from './teamLayout';
 
@@ -215,18 +216,36 @@ export function toRegion(records: Float64Array, v: TeamViews, r: number, add: bo
   else region.set(records);
 }
 
-/** Region r's records into the kernel's: added, or copied over them (entry by entry: no subarray view). */
-export function addRegion(records: Float64Array, v: TeamViews, r: number, add: boolean): void {
+/** Region r's records copied over the kernel's (entry by entry: no subarray view). */
+export function fromRegion(records: Float64Array, v: TeamViews, r: number): void {
   const region = v.sums[r];
-  if (add) {
-    addRecords(records, region);
-    return;
-  }
   const n = records.length;
   for (let i = 0; i < n; i += 4) {
     records[i] = region[i];
     records[i + 1] = region[i + 1];
     records[i + 2] = region[i + 2];
+  }
+}
+
+/**
+ * Helper region r's records added into the kernel's, only in the blocks of slots its range wrote (the
+ * region's touched bytes; elsewhere its records are 0, or left from an earlier call). With h helpers each
+ * writes about 1 / (h + 1) of the blocks, so the caller's adding stays about one region's worth however many
+ * helpers there are (adding every region whole grew by one region per helper).
+ */
+export function addTouchedRegion(records: Float64Array, v: TeamViews, r: number): void {
+  const region = v.sums[r];
+  const touched = v.touched[r];
+  const n = Math.min(records.length, region.length);
+  const blocks = Math.min(touched.length, (n >> (2 + TOUCH_SHIFT)) + 1);
+  for (let b = 0; b < blocks; b++) {
+    if (touched[b] === 0) continue;
+    const end = Math.min(n, (b + 1) << (2 + TOUCH_SHIFT));
+    for (let i = b << (2 + TOUCH_SHIFT); i < end; i += 4) {
+      records[i] += region[i];
+      records[i + 1] += region[i + 1];
+      records[i + 2] += region[i + 2];
+    }
   }
 }
 

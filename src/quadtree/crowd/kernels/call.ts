@@ -70,5 +70,12 @@ export const PARENT = 152;
 export const POOL_SLOTS = 156;
 export const POOL_NODES = 160;
 
+/**
+ * One byte per block of 2^TOUCH_SHIFT slots, set by accumulate where it wrote a record of the block (zeroed
+ * first): a team's caller adds a helper's records only where its range wrote (../parallel/team.ts).
+ */
+export const TOUCHED = 164;
+export const TOUCH_SHIFT = 6;
+
 /** Bytes of the record. */
 export const CALL_BYTES = 168;

@@ -1,6 +1,6 @@
 // One pair of slots added one by one (see kernels/separation.ts).
 
-import { IDS, RADIUS, SCALE, SUMS, XY } from './call';
+import { IDS, RADIUS, SCALE, SUMS, TOUCH_SHIFT, TOUCHED, XY } from './call';
 
 /**
  * Adds the pair of slots i, j (one by one: coincident or nearly so, so the lanes' math does not apply) to the
@@ -48,4 +48,14 @@ export function addSums(sums: usize, i: i32, x: f64, y: f64, c: f64): void {
   const p = sums + ((<usize>i) << 5);
   v128.store(p, f64x2.add(v128.load(p), f64x2(x, y)));
   store<f64>(p, load<f64>(p, 16) + c, 16);
+}
+
+/**
+ * Marks the blocks of slots [from, to) in the call's TOUCHED bytes (call.ts): records of those slots may be
+ * written. Nothing for an empty range.
+ */
+export function markTouched(c: usize, from: i32, to: i32): void {
+  if (from >= to) return;
+  const touched = load<usize>(c, TOUCHED);
+  for (let b = from >> TOUCH_SHIFT; b <= (to - 1) >> TOUCH_SHIFT; b++) store<u8>(touched + <usize>b, 1);
 }

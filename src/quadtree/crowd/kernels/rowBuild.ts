@@ -2,6 +2,7 @@
 // f32 offsets and slots, followed by four pads. Shared by the kernels that scan rows.
 
 import { COUNT, PREP, RADIUS, SLOTS, SORTED, START, TEMP, XY } from './call';
+import { markTouched } from './pair';
 import { prepCap, rowScale } from './prepare';
 import { rowCap, rowX } from './rowLayout';
 
@@ -13,7 +14,8 @@ import { rowCap, rowX } from './rowLayout';
  * prepare.ts's reach > 0): prepare.ts's offsets, copied four at a time; else offsets (x - x0) h from a's
  * first item x0, h the power of two with radius h in [1, 2). The first pass's reach (the f32 squared radius,
  * made wider than the f32 rounding can reach: docs/crowd.md has the bound) goes into the f32 16 bytes
- * before rx. Returns the row's length, as ~length when the run holds (a, a).
+ * before rx. The blocks of the row's slots are marked in TOUCHED (pair.ts's markTouched). Returns the row's
+ * length, as ~length when the run holds (a, a).
  */
 export function buildRow(c: usize, k: i32, k2: i32, a: i32): i32 {
   const xy = load<usize>(c, XY);
@@ -52,6 +54,7 @@ export function buildRow(c: usize, k: i32, k2: i32, a: i32): i32 {
       sb = load<i32>(start + ((<usize>b) << 2));
       eb = sb + load<i32>(count + ((<usize>b) << 2));
     }
+    markTouched(c, sb, eb);
     if (prepared) {
       // Up to three entries past this leaf's are written too: the next leaf's, or the pads, overwrite them.
       for (let j = sb; j < eb; j += 4) {

@@ -22,9 +22,11 @@ import {
   START,
   SUMS,
   TEMP,
+  TOUCH_SHIFT,
+  TOUCHED,
   XY,
 } from './call';
-import { addPair, addSums } from './pair';
+import { addPair, addSums, markTouched } from './pair';
 import { rowJoin } from './row';
 
 export { gather } from './gather';
@@ -49,14 +51,16 @@ export function heapBase(): usize {
  * here first, so that sums over sub-ranges of the list add up to the sums over the whole list). XY holds
  * f64 x, y per slot (one slot of padding), IDS the i32 id per slot. Differences are taken times SCALE.
  * TEMP is this call's scratch, tempBytes(slots) bytes; PREP 0, or where prepare() wrote for this XY and
- * RADIUS (the rows then copy instead of converting; one prepare serves calls on any sub-ranges). Returns
- * the pairs.
+ * RADIUS (the rows then copy instead of converting; one prepare serves calls on any sub-ranges). TOUCHED
+ * gets a byte per block of 2^TOUCH_SHIFT slots (zeroed here first), 1 where a record of the block may have
+ * been written: outside them every record is 0. Returns the pairs.
  */
 export function accumulate(c: usize, from: i32, to: i32): i32 {
   const xy = load<usize>(c, XY);
   const slots = load<i32>(c, SLOTS);
   const list = load<usize>(c, SORTED);
   memory.fill(load<usize>(c, SUMS), 0, (<usize>slots + 2) << 5);
+  memory.fill(load<usize>(c, TOUCHED), 0, (<usize>slots >> TOUCH_SHIFT) + 1);
   // The padding slot past the last: the rows' pads point at it, and NaN is never within reach.
   v128.store(xy + ((<usize>slots) << 4), f64x2.splat(NaN));
   let found: i32 = 0;
@@ -99,6 +103,8 @@ function widePair(c: usize, a: i32, marked: i32): i32 {
   const sb = self ? sa : load<i32>(start + ((<usize>b) << 2));
   const eb = sb + load<i32>(count + ((<usize>b) << 2));
   const prune = sparse && !self;
+  markTouched(c, sa, ea);
+  markTouched(c, sb, eb);
   const box = load<usize>(c, TEMP);
   if (prune) boxOfSlots(xy, sb, eb, box);
   const inverse = 1 / rs;
