@@ -309,7 +309,7 @@ export class SeparationWasm {
   }
 
   /**
-   * The blocks of the last {@link accumulateRange}'s records, a view of (slots >> TOUCH_SHIFT) + 1 bytes
+   * The blocks of the last {@link accumulateRange}'s records (marked since its start: a pair join marks too), a view of (slots >> TOUCH_SHIFT) + 1 bytes
    * (kernels/call.ts): block b (slots b 2^TOUCH_SHIFT on) is 0 where every record of it is 0.
    */
   touchedBlocks(slots: number): Uint8Array {

@@ -8,7 +8,7 @@
  * (teamHelper.ts); each thread copies the tree into its own kernel, prepares it and accumulates its range
  * into per-slot records (the kernel zeroes them first, so ranges add up to the whole list, and marks the
  * blocks of slots it wrote); the caller adds each helper's records to its own in the blocks that helper
- * marked (about 1 / (helpers + 1) of them each, so its adding does not grow with the helpers) and hands
+ * marked (about 1 / (helpers + 1) of them each, so all its adding stays under about one region's worth) and hands
  * them to the per-id outputs by the walked leaves.
  *
  * The caller never blocks on a helper that has not started: after its own range it takes over, by

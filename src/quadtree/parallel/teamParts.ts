@@ -229,8 +229,8 @@ export function fromRegion(records: Float64Array, v: TeamViews, r: number): void
 
 /**
  * Helper region r's records added into the kernel's, only in the blocks of slots its range wrote (the
- * region's touched bytes; elsewhere its records are 0, or left from an earlier call). With h helpers each
- * writes about 1 / (h + 1) of the blocks, so the caller's adding stays about one region's worth however many
+ * region's touched bytes; elsewhere its records are 0). With h helpers each writes about 1 / (h + 1) of the
+ * blocks, so the caller's adding stays under about one region's worth (h / (h + 1) and the overlap) however many
  * helpers there are (adding every region whole grew by one region per helper).
  */
 export function addTouchedRegion(records: Float64Array, v: TeamViews, r: number): void {

@@ -72,7 +72,7 @@ export const POOL_NODES = 160;
 
 /**
  * One byte per block of 2^TOUCH_SHIFT slots, set by accumulate where it wrote a record of the block (zeroed
- * first): a team's caller adds a helper's records only where its range wrote (../parallel/team.ts).
+ * first; buildRow marks for the pair join too, which never reads them): a team's caller adds a helper's records only where its range wrote (../parallel/team.ts).
  */
 export const TOUCHED = 164;
 export const TOUCH_SHIFT = 6;
