@@ -15,12 +15,17 @@
  *                                       the unmutated code); a mutant they pass stays unchecked.
  *   npm run mutate -- --table           the per-file table of the last run (+ recheck), with the equivalent
  *                                       mutants docs/development.md lists taken out of the score
+ *   npm run mutate -- --merge DIR FILE ...
+ *                                       FILE's kept results (and rechecks) from the checkout at DIR (another
+ *                                       worktree's run of other files, side by side with this one's) into
+ *                                       this one's, replacing what it held of FILE (scripts/mutateMerge.mjs)
  * Other flags that start with `--` go to Stryker as they are (`--concurrency 1`, `--force`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { mergeFiles, mergeTests } from './mutateMerge.mjs';
 
 /** The core that `npm run mutate` covers with no file named: the queries, the updates, the pair walk, the checks. */
 export const CORE = [
@@ -271,8 +276,36 @@ function table() {
   return 0;
 }
 
+/** `--merge DIR FILE ...`: FILE's results from DIR's kept report and rechecks into ours. */
+function merge(args) {
+  const at = args.indexOf('--merge');
+  const dir = args[at + 1];
+  const files = args.filter((a, i) => i !== at && i !== at + 1 && !a.startsWith('--'));
+  if (dir === undefined || dir.startsWith('--') || files.length === 0) {
+    console.error('mutate: --merge DIR FILE ...: the checkout to take from, and the files to take');
+    return 2;
+  }
+  const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { files: {} });
+  const from = read(join(dir, REPORT));
+  const into = read(REPORT);
+  const map = mergeTests(into, from);
+  mergeFiles(into, from, files, map);
+  writeFileSync(REPORT, JSON.stringify(into, null, 2));
+  // The rechecks' answers name tests by the ids of the report they were made from: the same map.
+  const rechecked = read(join(dir, RECHECK));
+  const theirs = files.filter((f) => rechecked.files?.[f] !== undefined);
+  if (theirs.length > 0) {
+    const kept = read(RECHECK);
+    mergeFiles(kept, rechecked, theirs, map);
+    writeFileSync(RECHECK, JSON.stringify(kept));
+  }
+  console.log(`mutate: merged ${files.join(', ')} from ${dir} (rechecks of ${theirs.length} of them)`);
+  return 0;
+}
+
 const args = process.argv.slice(2);
 if (args.includes('--table')) process.exit(table());
+if (args.includes('--merge')) process.exit(merge(args));
 const flagAt = args.findIndex((a) => a.startsWith('--'));
 const files = flagAt < 0 ? args : args.slice(0, flagAt);
 if (args.includes('--recheck')) {
