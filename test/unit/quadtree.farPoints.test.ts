@@ -420,6 +420,43 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     return tree;
   };
 
+  it('a far stray moved home: halving that lands an ulp off an edge of the bounds snaps to them, on every edge', () => {
+    // Halving a root of 1e53 to 1e196 back toward bounds of awkward widths lands an ulp off one of their
+    // edges (minY here, maxX and maxY in the others) or a rounding outside them: the step that comes within
+    // 1.5 times their size takes the bounds themselves, and the root is them, edge for edge.
+    const cases: [Bounds, [number, number], [number, number], [number, number]][] = [
+      [
+        { minX: -423.698173, minY: -848.664982, maxX: -249.14987299999999, maxY: -565.756882 },
+        [-418.38, -586.11],
+        [-4.9659665860631476e53, 5.450910807461826e53],
+        [-366.72, -702.89],
+      ],
+      [
+        { minX: 258.993731, minY: -807.249556, maxX: 401.075931, maxY: -643.404856 },
+        [276.38, -794.54],
+        [4.7187582169788386e154, -3.662561239478716e154],
+        [309.42, -771.24],
+      ],
+      [
+        { minX: -442.860647, minY: 437.777087, maxX: -168.25944699999997, maxY: 488.353087 },
+        [-290.01, 483.13],
+        [9.951000197583199e195, 1.8012023310103425e195],
+        [-205.68, 464.74],
+      ],
+    ];
+    for (const [b, [ix, iy], [sx, sy], [hx, hy]] of cases) {
+      for (const how of ['move', 'moveAll'] as const) {
+        const t = new PointQuadtree({ bounds: b, maxItems: 1 });
+        t.insert(1, ix, iy);
+        t.insert(2, sx, sy);
+        if (how === 'move') t.move(2, hx, hy);
+        else t.moveAll([0, ix, hx], [0, iy, hy]);
+        expect(t.bounds, `${how} ${JSON.stringify(b)}`).toEqual(b);
+        checkInvariants(t);
+      }
+    }
+  });
+
   it('a stray that walks out and back with move: the root doubles, then is the constructor bounds again', () => {
     const tree = grid40({ bounds, maxItems: 2 });
     const before = nodes(tree);
