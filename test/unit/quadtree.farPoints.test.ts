@@ -457,6 +457,47 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     }
   });
 
+  it('a stray an ulp outside one edge of the bounds keeps the root off that edge alone; when it leaves, the root is the bounds', () => {
+    // Halving back from a far stray lands an ulp outside one edge (minX, maxX, maxY here); an item there keeps
+    // the root so, differing from the bounds in that one edge, and it is still grown: moved home, the root
+    // shrinks to the bounds.
+    const cases: [Bounds, [number, number], [number, number], [number, number], [number, number]][] = [
+      [
+        { minX: 0.3, minY: 77.7, maxX: 100.6, maxY: 278.3 },
+        [31.540374544961374, 139.41020079120062],
+        [-8703424570.522945, 620179271.8246995],
+        [0.29999999999999716, 161.25078690703958],
+        [54.11300152300391, 161.25078690703958],
+      ],
+      [
+        { minX: 258.993731, minY: -807.249556, maxX: 401.075931, maxY: -643.404856 },
+        [276.38, -794.54],
+        [4.7187582169788386e154, -3.662561239478716e154],
+        [401.0759310000001, -771.24],
+        [309.42, -771.24],
+      ],
+      [
+        { minX: -423.698173, minY: -848.664982, maxX: -249.14987299999999, maxY: -565.756882 },
+        [-418.38, -586.11],
+        [-4.9659665860631476e53, 5.450910807461826e53],
+        [-366.72, -565.7568819999999],
+        [-366.72, -702.89],
+      ],
+    ];
+    for (const [b, [ix, iy], [sx, sy], [ex, ey], [hx, hy]] of cases) {
+      const t = new PointQuadtree({ bounds: b, maxItems: 1 });
+      t.insert(1, ix, iy);
+      t.insert(2, sx, sy);
+      t.move(2, ex, ey);
+      const r = t.bounds;
+      expect(r.minX <= ex && ex <= r.maxX && r.minY <= ey && ey <= r.maxY).toBe(true);
+      expect(r, 'off one edge').not.toEqual(b);
+      t.move(2, hx, hy);
+      expect(t.bounds, JSON.stringify(b)).toEqual(b);
+      checkInvariants(t);
+    }
+  });
+
   it('a stray that walks out and back with move: the root doubles, then is the constructor bounds again', () => {
     const tree = grid40({ bounds, maxItems: 2 });
     const before = nodes(tree);
