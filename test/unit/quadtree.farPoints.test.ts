@@ -817,6 +817,43 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(tree.queryCircle(1e308, 50, 0)).toEqual([1]);
   });
 
+  it('a refitted root: an item leaving its edge while another stays on it changes nothing, version included', () => {
+    // Doubling toward 1.7e308 overflows: the root is the items' extent. It still is, so there is nothing to
+    // refit: a move inside the (root) leaf leaves the node structure, and so `version`, as it was (api.md:
+    // not on moves inside a leaf); a remove changes the size only.
+    for (const how of ['move', 'remove'] as const) {
+      const tree = new PointQuadtree({ bounds, maxItems: 8 });
+      tree.insert(1, 1.7e308, 50);
+      tree.insert(2, 1.7e308, 60);
+      tree.insert(3, 50, 50);
+      const root = { minX: 0, minY: 0, maxX: 1.7e308, maxY: 100 };
+      expect(tree.bounds, how).toEqual(root);
+      const version = tree.version;
+      const stats = treeStats(tree);
+      if (how === 'move') tree.move(1, 1.7e308, 55);
+      else tree.remove(1);
+      checkInvariants(tree);
+      expect(tree.bounds, how).toEqual(root);
+      expect(tree.version, how).toBe(version);
+      expect(treeStats(tree), how).toEqual(how === 'move' ? stats : { ...stats, size: 2 });
+    }
+  });
+
+  it('a refitted root over wide, short bounds: where doubling toward a far item overflows, no doubling is taken (the extent)', () => {
+    // Bounds 4e6 wide and 0.03 tall: doubling toward y = -1e308 overflows in x first, the part-way box far
+    // less tall than the root. When the west stray leaves, the root is the extent of the item at -1e308 and
+    // the bounds, never that part-way box.
+    const b = { minX: 0, minY: 0, maxX: 4e6, maxY: 0.03 };
+    const tree = new PointQuadtree({ bounds: b, maxItems: 2 });
+    tree.insert(0, 2e6, -1e308);
+    tree.insert(1, -7e146, 0.01);
+    expect(tree.bounds).toEqual({ minX: -7e146, minY: -1e308, maxX: 4e6, maxY: 0.03 });
+    tree.remove(1);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual({ minX: 0, minY: -1e308, maxX: 4e6, maxY: 0.03 });
+    expect(tree.queryCircle(2e6, -1e308, 0)).toEqual([0]);
+  });
+
   it('the only far point moves from 1.7e308 to -1.7e308 (move and moveAll): the new extent is finite', () => {
     for (const how of ['move', 'moveAll'] as const) {
       const tree = grid40({ bounds, maxItems: 2 });
