@@ -664,6 +664,45 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(kept).toBeGreaterThan(40);
   });
 
+  it("without promotion, halving goes on past a half with the bounds in its corner: that root, not the fit's of the same size", () => {
+    // A stray far to the south-west grows the root with the bounds in its north-east corner, and so is every
+    // half toward their centre. Halving goes on while the items allow, to [-300, 100]² here, the smallest
+    // doubling; a halving that stopped at the first such half left the fit to pick another of that size
+    // ([-200, 200]²). Mirrored into each corner.
+    const sets = [
+      [[-185, -116]],
+      [
+        [-175, -179],
+        [45, -137],
+      ],
+      [[-153, -104]],
+    ];
+    for (const [s, set] of sets.entries()) {
+      for (const [fx, fy] of [
+        [1, 1],
+        [-1, 1],
+        [1, -1],
+        [-1, -1],
+      ]) {
+        const m = (v: number, f: number) => 50 + f * (v - 50);
+        const tree = new PointQuadtree({ bounds, maxItems: 2, looseness: 1.5 });
+        for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+        for (const [k, [x, y]] of set.entries()) tree.insert(20 + k, m(x, fx), m(y, fy));
+        tree.insert(99, m(-1e6, fx), m(-1e6, fy));
+        tree.remove(99);
+        checkInvariants(tree);
+        const [x0, x1] = [m(-300, fx), m(100, fx)].sort((a, b) => a - b);
+        const [y0, y1] = [m(-300, fy), m(100, fy)].sort((a, b) => a - b);
+        expect(tree.bounds, `set ${s} mirrored ${fx}, ${fy}`).toEqual({
+          minX: x0,
+          minY: y0,
+          maxX: x1,
+          maxY: y1,
+        });
+      }
+    }
+  });
+
   it('an item inside the bounds (or on their edges) leaving does not fit the root to the items; a stray leaving does', () => {
     // Growth doubles toward each point in turn, so it can end wider than the smallest doubling: 800 wide for
     // items from -10 to 250, which [-100, 300] holds. Halving cannot shrink it while both strays stay (the
