@@ -703,6 +703,38 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     }
   });
 
+  it("a stray on the grown root's edge leaving: halving's root too (the refit to the items is for a refitted root only)", () => {
+    // A stray at y = 0 lies on the south edge of the root that grows toward it; when it comes back the inner
+    // root is halved toward the bounds' centre as after any stray, to [-100, 300] x [0, 400], not set to
+    // another doubling of that size.
+    for (const [[ix, iy], [fx, fy], [hx, hy]] of [
+      [
+        [-18, 194],
+        [7905, 0],
+        [139, 42],
+      ],
+      [
+        [-94, 36],
+        [-7628, 0],
+        [111, 20],
+      ],
+    ]) {
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+      tree.insert(20, ix, iy);
+      tree.insert(99, fx, fy);
+      expect(tree.bounds.minY).toBe(fy); // on the root's edge
+      tree.move(99, hx, hy);
+      checkInvariants(tree);
+      expect(tree.bounds, `item at ${ix}, ${iy}, stray from ${fx}`).toEqual({
+        minX: -100,
+        minY: 0,
+        maxX: 300,
+        maxY: 400,
+      });
+    }
+  });
+
   it('an item inside the bounds (or on their edges) leaving does not fit the root to the items; a stray leaving does', () => {
     // Growth doubles toward each point in turn, so it can end wider than the smallest doubling: 800 wide for
     // items from -10 to 250, which [-100, 300] holds. Halving cannot shrink it while both strays stay (the
@@ -798,6 +830,37 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(refit.bounds).toEqual({ minX: -100, minY: 0, maxX: 100, maxY: 200 });
     refit.move(101, 1, 50);
     expect(refit.bounds).toEqual(bounds);
+  });
+
+  it('a root leaf shrinks to the smallest doubling that holds its items, where halving toward the centre stops short', () => {
+    // A far stray grows the root leaf; when it comes back the root is the smallest doubling that holds the two
+    // items ([-100, 300]² and [0, 400] x [-100, 300] here), not a half toward the bounds' centre, which keeps
+    // the far side of the items (6,400 and 3,200 wide) once its next half would leave one out.
+    const cases = [
+      [
+        [-54, -42],
+        [-4334, -2352],
+        [-7, 118],
+      ],
+      [
+        [82, -80],
+        [4232, -924],
+        [39, 137],
+      ],
+    ];
+    for (const [[ax, ay], [fx, fy], [hx, hy]] of cases) {
+      const where = `item at ${ax}, ${ay}, stray from ${fx}, ${fy} to ${hx}, ${hy}`;
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      const oracle = new BruteForce();
+      tree.insert(1, ax, ay);
+      oracle.insert(1, ax, ay);
+      tree.insert(2, fx, fy);
+      expect(treeStats(tree).nodes, where).toBe(1); // a root leaf
+      tree.move(2, hx, hy);
+      oracle.insert(2, hx, hy);
+      checkInvariants(tree);
+      expectSmallestRoot(tree, oracle, where);
+    }
   });
 
   it('a root leaf: shrinking moves version on; a grown one that no narrower doubling holds stays as it is', () => {
