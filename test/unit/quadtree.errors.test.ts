@@ -189,6 +189,8 @@ describe('bad options: RangeError from the constructor', () => {
     ['maxItems 2.5', { bounds, maxItems: 2.5 }, /maxItems .* got 2.5/],
     ['maxItems NaN', { bounds, maxItems: Number.NaN }, /maxItems .* got NaN/],
     ['minSize 0', { bounds, minSize: 0 }, /minSize must be a finite number > 0, got 0/],
+    // -0 is named as it is written (String(-0) would say 0, and 0 is no better a size).
+    ['minSize -0', { bounds, minSize: -0 }, /minSize must be a finite number > 0, got -0$/],
     ['minSize -1', { bounds, minSize: -1 }, /minSize .* got -1/],
     ['minSize Infinity', { bounds, minSize: Infinity }, /minSize .* got Infinity/],
     ['minSize NaN', { bounds, minSize: Number.NaN }, /minSize .* got NaN/],

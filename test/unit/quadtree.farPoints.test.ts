@@ -420,6 +420,84 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     return tree;
   };
 
+  it('a far stray moved home: halving that lands an ulp off an edge of the bounds snaps to them, on every edge', () => {
+    // Halving a root of 1e53 to 1e196 back toward bounds of awkward widths lands an ulp off one of their
+    // edges (minY here, maxX and maxY in the others) or a rounding outside them: the step that comes within
+    // 1.5 times their size takes the bounds themselves, and the root is them, edge for edge.
+    const cases: [Bounds, [number, number], [number, number], [number, number]][] = [
+      [
+        { minX: -423.698173, minY: -848.664982, maxX: -249.14987299999999, maxY: -565.756882 },
+        [-418.38, -586.11],
+        [-4.9659665860631476e53, 5.450910807461826e53],
+        [-366.72, -702.89],
+      ],
+      [
+        { minX: 258.993731, minY: -807.249556, maxX: 401.075931, maxY: -643.404856 },
+        [276.38, -794.54],
+        [4.7187582169788386e154, -3.662561239478716e154],
+        [309.42, -771.24],
+      ],
+      [
+        { minX: -442.860647, minY: 437.777087, maxX: -168.25944699999997, maxY: 488.353087 },
+        [-290.01, 483.13],
+        [9.951000197583199e195, 1.8012023310103425e195],
+        [-205.68, 464.74],
+      ],
+    ];
+    for (const [b, [ix, iy], [sx, sy], [hx, hy]] of cases) {
+      for (const how of ['move', 'moveAll'] as const) {
+        const t = new PointQuadtree({ bounds: b, maxItems: 1 });
+        t.insert(1, ix, iy);
+        t.insert(2, sx, sy);
+        if (how === 'move') t.move(2, hx, hy);
+        else t.moveAll([0, ix, hx], [0, iy, hy]);
+        expect(t.bounds, `${how} ${JSON.stringify(b)}`).toEqual(b);
+        checkInvariants(t);
+      }
+    }
+  });
+
+  it('a stray an ulp outside one edge of the bounds keeps the root off that edge alone; when it leaves, the root is the bounds', () => {
+    // Halving back from a far stray lands an ulp outside one edge (minX, maxX, maxY here); an item there keeps
+    // the root so, differing from the bounds in that one edge, and it is still grown: moved home, the root
+    // shrinks to the bounds.
+    const cases: [Bounds, [number, number], [number, number], [number, number], [number, number]][] = [
+      [
+        { minX: 0.3, minY: 77.7, maxX: 100.6, maxY: 278.3 },
+        [31.540374544961374, 139.41020079120062],
+        [-8703424570.522945, 620179271.8246995],
+        [0.29999999999999716, 161.25078690703958],
+        [54.11300152300391, 161.25078690703958],
+      ],
+      [
+        { minX: 258.993731, minY: -807.249556, maxX: 401.075931, maxY: -643.404856 },
+        [276.38, -794.54],
+        [4.7187582169788386e154, -3.662561239478716e154],
+        [401.0759310000001, -771.24],
+        [309.42, -771.24],
+      ],
+      [
+        { minX: -423.698173, minY: -848.664982, maxX: -249.14987299999999, maxY: -565.756882 },
+        [-418.38, -586.11],
+        [-4.9659665860631476e53, 5.450910807461826e53],
+        [-366.72, -565.7568819999999],
+        [-366.72, -702.89],
+      ],
+    ];
+    for (const [b, [ix, iy], [sx, sy], [ex, ey], [hx, hy]] of cases) {
+      const t = new PointQuadtree({ bounds: b, maxItems: 1 });
+      t.insert(1, ix, iy);
+      t.insert(2, sx, sy);
+      t.move(2, ex, ey);
+      const r = t.bounds;
+      expect(r.minX <= ex && ex <= r.maxX && r.minY <= ey && ey <= r.maxY).toBe(true);
+      expect(r, 'off one edge').not.toEqual(b);
+      t.move(2, hx, hy);
+      expect(t.bounds, JSON.stringify(b)).toEqual(b);
+      checkInvariants(t);
+    }
+  });
+
   it('a stray that walks out and back with move: the root doubles, then is the constructor bounds again', () => {
     const tree = grid40({ bounds, maxItems: 2 });
     const before = nodes(tree);
@@ -586,6 +664,77 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(kept).toBeGreaterThan(40);
   });
 
+  it("without promotion, halving goes on past a half with the bounds in its corner: that root, not the fit's of the same size", () => {
+    // A stray far to the south-west grows the root with the bounds in its north-east corner, and so is every
+    // half toward their centre. Halving goes on while the items allow, to [-300, 100]² here, the smallest
+    // doubling; a halving that stopped at the first such half left the fit to pick another of that size
+    // ([-200, 200]²). Mirrored into each corner.
+    const sets = [
+      [[-185, -116]],
+      [
+        [-175, -179],
+        [45, -137],
+      ],
+      [[-153, -104]],
+    ];
+    for (const [s, set] of sets.entries()) {
+      for (const [fx, fy] of [
+        [1, 1],
+        [-1, 1],
+        [1, -1],
+        [-1, -1],
+      ]) {
+        const m = (v: number, f: number) => 50 + f * (v - 50);
+        const tree = new PointQuadtree({ bounds, maxItems: 2, looseness: 1.5 });
+        for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+        for (const [k, [x, y]] of set.entries()) tree.insert(20 + k, m(x, fx), m(y, fy));
+        tree.insert(99, m(-1e6, fx), m(-1e6, fy));
+        tree.remove(99);
+        checkInvariants(tree);
+        const [x0, x1] = [m(-300, fx), m(100, fx)].sort((a, b) => a - b);
+        const [y0, y1] = [m(-300, fy), m(100, fy)].sort((a, b) => a - b);
+        expect(tree.bounds, `set ${s} mirrored ${fx}, ${fy}`).toEqual({
+          minX: x0,
+          minY: y0,
+          maxX: x1,
+          maxY: y1,
+        });
+      }
+    }
+  });
+
+  it("a stray on the grown root's edge leaving: halving's root too (the refit to the items is for a refitted root only)", () => {
+    // A stray at y = 0 lies on the south edge of the root that grows toward it; when it comes back the inner
+    // root is halved toward the bounds' centre as after any stray, to [-100, 300] x [0, 400], not set to
+    // another doubling of that size.
+    for (const [[ix, iy], [fx, fy], [hx, hy]] of [
+      [
+        [-18, 194],
+        [7905, 0],
+        [139, 42],
+      ],
+      [
+        [-94, 36],
+        [-7628, 0],
+        [111, 20],
+      ],
+    ]) {
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
+      tree.insert(20, ix, iy);
+      tree.insert(99, fx, fy);
+      expect(tree.bounds.minY).toBe(fy); // on the root's edge
+      tree.move(99, hx, hy);
+      checkInvariants(tree);
+      expect(tree.bounds, `item at ${ix}, ${iy}, stray from ${fx}`).toEqual({
+        minX: -100,
+        minY: 0,
+        maxX: 300,
+        maxY: 400,
+      });
+    }
+  });
+
   it('an item inside the bounds (or on their edges) leaving does not fit the root to the items; a stray leaving does', () => {
     // Growth doubles toward each point in turn, so it can end wider than the smallest doubling: 800 wide for
     // items from -10 to 250, which [-100, 300] holds. Halving cannot shrink it while both strays stay (the
@@ -683,6 +832,37 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(refit.bounds).toEqual(bounds);
   });
 
+  it('a root leaf shrinks to the smallest doubling that holds its items, where halving toward the centre stops short', () => {
+    // A far stray grows the root leaf; when it comes back the root is the smallest doubling that holds the two
+    // items ([-100, 300]² and [0, 400] x [-100, 300] here), not a half toward the bounds' centre, which keeps
+    // the far side of the items (6,400 and 3,200 wide) once its next half would leave one out.
+    const cases = [
+      [
+        [-54, -42],
+        [-4334, -2352],
+        [-7, 118],
+      ],
+      [
+        [82, -80],
+        [4232, -924],
+        [39, 137],
+      ],
+    ];
+    for (const [[ax, ay], [fx, fy], [hx, hy]] of cases) {
+      const where = `item at ${ax}, ${ay}, stray from ${fx}, ${fy} to ${hx}, ${hy}`;
+      const tree = new PointQuadtree({ bounds, maxItems: 2 });
+      const oracle = new BruteForce();
+      tree.insert(1, ax, ay);
+      oracle.insert(1, ax, ay);
+      tree.insert(2, fx, fy);
+      expect(treeStats(tree).nodes, where).toBe(1); // a root leaf
+      tree.move(2, hx, hy);
+      oracle.insert(2, hx, hy);
+      checkInvariants(tree);
+      expectSmallestRoot(tree, oracle, where);
+    }
+  });
+
   it('a root leaf: shrinking moves version on; a grown one that no narrower doubling holds stays as it is', () => {
     // At 0..100 and below 0 (where a sum of two edges is no width).
     for (const o of [0, -1100]) {
@@ -737,6 +917,43 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     checkInvariants(tree);
     expect(tree.bounds).toEqual({ minX: 0, minY: 0, maxX: 1e308, maxY: 100 });
     expect(tree.queryCircle(1e308, 50, 0)).toEqual([1]);
+  });
+
+  it('a refitted root: an item leaving its edge while another stays on it changes nothing, version included', () => {
+    // Doubling toward 1.7e308 overflows: the root is the items' extent. It still is, so there is nothing to
+    // refit: a move inside the (root) leaf leaves the node structure, and so `version`, as it was (api.md:
+    // not on moves inside a leaf); a remove changes the size only.
+    for (const how of ['move', 'remove'] as const) {
+      const tree = new PointQuadtree({ bounds, maxItems: 8 });
+      tree.insert(1, 1.7e308, 50);
+      tree.insert(2, 1.7e308, 60);
+      tree.insert(3, 50, 50);
+      const root = { minX: 0, minY: 0, maxX: 1.7e308, maxY: 100 };
+      expect(tree.bounds, how).toEqual(root);
+      const version = tree.version;
+      const stats = treeStats(tree);
+      if (how === 'move') tree.move(1, 1.7e308, 55);
+      else tree.remove(1);
+      checkInvariants(tree);
+      expect(tree.bounds, how).toEqual(root);
+      expect(tree.version, how).toBe(version);
+      expect(treeStats(tree), how).toEqual(how === 'move' ? stats : { ...stats, size: 2 });
+    }
+  });
+
+  it('a refitted root over wide, short bounds: where doubling toward a far item overflows, no doubling is taken (the extent)', () => {
+    // Bounds 4e6 wide and 0.03 tall: doubling toward y = -1e308 overflows in x first, the part-way box far
+    // less tall than the root. When the west stray leaves, the root is the extent of the item at -1e308 and
+    // the bounds, never that part-way box.
+    const b = { minX: 0, minY: 0, maxX: 4e6, maxY: 0.03 };
+    const tree = new PointQuadtree({ bounds: b, maxItems: 2 });
+    tree.insert(0, 2e6, -1e308);
+    tree.insert(1, -7e146, 0.01);
+    expect(tree.bounds).toEqual({ minX: -7e146, minY: -1e308, maxX: 4e6, maxY: 0.03 });
+    tree.remove(1);
+    checkInvariants(tree);
+    expect(tree.bounds).toEqual({ minX: 0, minY: -1e308, maxX: 4e6, maxY: 0.03 });
+    expect(tree.queryCircle(2e6, -1e308, 0)).toEqual([0]);
   });
 
   it('the only far point moves from 1.7e308 to -1.7e308 (move and moveAll): the new extent is finite', () => {

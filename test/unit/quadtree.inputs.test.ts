@@ -49,6 +49,7 @@ describe.each(['auto', 'js'] as const)('kernel %s', (kernel) => {
       ['maxItems "8"', { bounds, maxItems: '8' }, 'maxItems must be a number, got "8"'],
       ['minSize 1n', { bounds, minSize: 1n }, 'minSize must be a number, got 1n (a BigInt)'],
       ['looseness "2"', { bounds, looseness: '2' }, 'looseness must be a number, got "2"'],
+      ['looseness true', { bounds, looseness: true }, 'looseness must be a number, got true'],
       [
         'maxItems with valueOf',
         { bounds, maxItems: { valueOf: (): number => 8 } },

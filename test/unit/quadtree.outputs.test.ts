@@ -388,5 +388,14 @@ describe.each(['auto', 'js'] as const)('kernel %s', (kernel) => {
       const shared = new Float64Array(new SharedArrayBuffer(8), 8, 0);
       expect(empty.querySeparationInto(2, new Int32Array(0), shared, new Float64Array(0))).toBe(0);
     });
+
+    it('a zero-length output over a SharedArrayBuffer of zero bytes is not taken for detached', () => {
+      // A SharedArrayBuffer is never detached, however small: the check asks its size first (0 is a size).
+      const none = new SharedArrayBuffer(0) as unknown as ArrayBuffer;
+      expect(empty.queryCircleInto(1, 1, 1, new Int32Array(none))).toBe(0);
+      expect(
+        empty.querySeparationInto(2, new Int32Array(0), new Float64Array(none), new Float64Array(0)),
+      ).toBe(0);
+    });
   });
 });
