@@ -384,6 +384,23 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     expect(treeStats(tree)).toEqual(before);
   });
 
+  it('a root leaf an ulp wider than awkward bounds on one edge comes back to them when its stray leaves', () => {
+    // refitDown compared widths too: 100.6 - 0.29999999999999716 rounds like 100.6 - 0.3, and the root leaf
+    // stayed an ulp wide of the bounds for good.
+    const b = { minX: 0.3, minY: 77.7, maxX: 100.6, maxY: 278.3 };
+    for (const leave of ['remove', 'move'] as const) {
+      const u = new PointQuadtree({ bounds: b, maxItems: 1 });
+      u.insert(4, 31.540374544961374, 139.41020079120062);
+      u.insert(1, -8703424570.522945, 620179271.8246995);
+      u.move(1, 0.29999999999999716, 161.25078690703958);
+      expect(u.bounds.minX, leave).toBe(0.29999999999999716);
+      if (leave === 'remove') u.remove(1);
+      else u.move(1, 50, 160);
+      expect(u.bounds, leave).toEqual(b);
+      checkInvariants(u);
+    }
+  });
+
   it('a root whose doublings rounded comes back exactly to the constructor bounds (their edges, not only their width)', () => {
     // 0.3..100.6 doubled 27 times rounds; halving back lands an ulp wide of 0.3, a rectangle as wide as the
     // bounds once rounded, so a test of widths alone refused the snap and the root stayed grown for good.

@@ -355,7 +355,9 @@ function refitDown(t: TreeState): boolean {
       if (fits && !growToCover(box, x, y)) fits = false;
     }
   }
-  if (fits && (box[2] - box[0] < nb[2] - nb[0] || box[3] - box[1] < nb[3] - nb[1])) {
+  // Narrower, or as wide once rounded but inside the root and not all of it (an ulp off an edge: shrinks).
+  const narrower = box[2] - box[0] < nb[2] - nb[0] || box[3] - box[1] < nb[3] - nb[1];
+  if (fits && (narrower || shrinks(nb, box[0], box[1], box[2], box[3]))) {
     t.refitted = false;
     for (let i = 0; i < 4; i++) nb[i] = box[i];
     // A root leaf only changes its rectangle; an inner root is rebuilt under the new one.
