@@ -221,9 +221,11 @@ describe('team differential fuzz, impatient team (late helpers, takeovers, give-
     const failures = fuzz(team, 5 + 1000, 400, stats);
     team.dispose();
     expect(failures).toEqual([]);
-    // Some calls with the helpers, some taken over or without them.
+    // Some calls with the helpers. How many ranges are taken over or given up on depends on the machine:
+    // on a quiet one the helpers keep up even with 1 ms of patience, and every call may use them (a clean
+    // CI run had no call on one thread). Takeovers and give-ups are made certain by the played helpers of
+    // quadtree.team.lost and quadtree.team; here they are only what the timing gives.
     expect((stats.threads2 ?? 0) + (stats.threads3 ?? 0)).toBeGreaterThan(0);
-    expect(stats.threads1 ?? 0).toBeGreaterThan(0);
   });
 });
 
