@@ -12,7 +12,7 @@ import type { IdArray } from '../core/scratch';
 import type { TreeState } from '../core/state';
 import { SPARSE } from '../query/leafPairs';
 import * as call from './kernels/call';
-import { copyIn, Layout, type Output, viewAt, viewType } from './wasmLayout';
+import { copyIn, Layout, type Output, touchedLength, viewAt, viewType } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 export type { Output } from './wasmLayout';
@@ -313,7 +313,7 @@ export class SeparationWasm {
    * (kernels/call.ts): block b (slots b 2^TOUCH_SHIFT on) is 0 where every record of it is 0.
    */
   touchedBlocks(slots: number): Uint8Array {
-    const n = (slots >> call.TOUCH_SHIFT) + 1;
+    const n = touchedLength(slots);
     this.touched = viewAt(this.touched, Uint8Array, this.x.memory.buffer, this.layout.at.touched, n);
     return this.touched;
   }

@@ -30,6 +30,14 @@ import { lengthOf, typedArrayType } from '../core/checks';
 import { CALL_BYTES, TOUCH_SHIFT } from './kernels/call';
 import type { Exports } from './wasmModule';
 
+/**
+ * Bytes of the blocks of `slots` slots, a byte per block of 2^TOUCH_SHIFT (kernels/call.ts's TOUCHED; the
+ * kernel's accumulate zeroes as many): the kernel's region, a team's shared ones and their views.
+ */
+export function touchedLength(slots: number): number {
+  return (slots >> TOUCH_SHIFT) + 1;
+}
+
 /** Room per region, in items. */
 export interface Room {
   slots: number;
@@ -206,7 +214,7 @@ export class Layout {
       list: take(room.pairs * 8),
       sums: take(pad * 32),
       // A byte per block of slots: where accumulate wrote records (kernels/call.ts's TOUCHED).
-      touched: take((pad >> TOUCH_SHIFT) + 1),
+      touched: take(touchedLength(pad)),
       oc: take(room.ids * 8),
       ox: take(room.ids * 8),
       oy: take(room.ids * 8),

@@ -8,7 +8,7 @@
 import type { TreeState } from '../core/state';
 import type { SeparationWasm } from '../crowd/wasm';
 import { groupsOf, LIST, publishedLength, type TeamViews } from './teamLayout';
-import { cutRanges, workPrefix } from './teamParts';
+import { cutByWork, cutRanges } from './teamParts';
 
 /**
  * Calls between two passes over the list for its running totals of work while the list stays (the items'
@@ -52,12 +52,13 @@ export class TeamInputs {
       this.prefix = new Float64Array(Math.max(pairs + 1, 2 * this.prefix.length));
       this.prefixStamp = -1;
     }
-    if (stamp !== this.prefixStamp || ++this.prefixAge >= PREFIX_CALLS) {
-      workPrefix(list, pairs, nodeCount, this.prefix);
-      this.prefixStamp = stamp;
-      this.prefixAge = 0;
+    if (stamp === this.prefixStamp && ++this.prefixAge < PREFIX_CALLS) {
+      cutRanges(this.prefix, pairs, parts, share, cuts);
+      return;
     }
-    cutRanges(this.prefix, pairs, parts, share, cuts);
+    cutByWork(list, pairs, nodeCount, parts, share, cuts, this.prefix);
+    this.prefixStamp = stamp;
+    this.prefixAge = 0;
   }
 
   /**

@@ -39,7 +39,7 @@
  */
 
 import { describe, NAME, sharedBytes } from '../core/checks';
-import { TOUCH_SHIFT } from '../crowd/kernels/call';
+import { touchedLength } from '../crowd/wasmLayout';
 
 export const SEQ = 0;
 export const STOP = 1;
@@ -124,11 +124,6 @@ export interface Offsets {
 }
 
 const align = (n: number): number => (n + 15) & ~15;
-
-/** Bytes of a region of blocks for `slots` slots (a byte per block of 2^TOUCH_SHIFT). */
-export function touchedLength(slots: number): number {
-  return (slots >> TOUCH_SHIFT) + 1;
-}
 
 /** Entries of groupParent for `nodes` nodes (one per group of four, and the root's). */
 export function groupsOf(nodes: number): number {

@@ -237,11 +237,13 @@ export function addTouchedRegion(records: Float64Array, v: TeamViews, r: number)
   const region = v.sums[r];
   const touched = v.touched[r];
   const n = Math.min(records.length, region.length);
-  const blocks = Math.min(touched.length, (n >> (2 + TOUCH_SHIFT)) + 1);
+  // A block's records: four entries per slot.
+  const shift = 2 + TOUCH_SHIFT;
+  const blocks = Math.min(touched.length, (n >> shift) + 1);
   for (let b = 0; b < blocks; b++) {
     if (touched[b] === 0) continue;
-    const end = Math.min(n, (b + 1) << (2 + TOUCH_SHIFT));
-    for (let i = b << (2 + TOUCH_SHIFT); i < end; i += 4) {
+    const end = Math.min(n, (b + 1) << shift);
+    for (let i = b << shift; i < end; i += 4) {
       records[i] += region[i];
       records[i + 1] += region[i + 1];
       records[i + 2] += region[i + 2];
