@@ -9,6 +9,14 @@ import { bounds, fingerprint, populated } from '../helpers/trees';
 // constructor's bounds that holds the items once the far strays that grew it have left, also where
 // halving toward the bounds' centre cannot reach it.
 
+/** The four mirror images about the bounds' centre (x and y flipped or not), as [fx, fy]. */
+const MIRRORS = [
+  [1, 1],
+  [-1, 1],
+  [1, -1],
+  [-1, -1],
+] as const;
+
 /**
  * Brute force: the width and height of the smallest doubling of `b` (2^k times it, the bounds at a corner
  * after any sequence of doublings: [minX - m w, maxX + (2^k - 1 - m) w] for some m in 0..2^k - 1, likewise y)
@@ -640,12 +648,7 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
     ];
     let kept = 0;
     for (const [s, set] of sets.entries()) {
-      for (const [fx, fy] of [
-        [1, 1],
-        [-1, 1],
-        [1, -1],
-        [-1, -1],
-      ]) {
+      for (const [fx, fy] of MIRRORS) {
         for (const [sx, sy] of [
           [-1e6, -1e6],
           [1e6, 1e6],
@@ -695,12 +698,7 @@ describe('far points: the root covers any finite extent and shrinks back', () =>
       [[-153, -104]],
     ];
     for (const [s, set] of sets.entries()) {
-      for (const [fx, fy] of [
-        [1, 1],
-        [-1, 1],
-        [1, -1],
-        [-1, -1],
-      ]) {
+      for (const [fx, fy] of MIRRORS) {
         const m = (v: number, f: number) => 50 + f * (v - 50);
         const tree = new PointQuadtree({ bounds, maxItems: 2, looseness: 1.5 });
         for (let i = 0; i < 10; i++) tree.insert(i, 10 + i * 9, 15 + i * 7);
