@@ -1,7 +1,7 @@
 /**
  * The scene's frame in Node (the simulation is DOM-free): 10,000 and 100,000 wandering enemies on the
  * default level with crowd mode on at the default crowd radius, with the crowd's WebAssembly kernel (at the
- * scene's default precision, f64, and at 100,000 also at the fast f32) and again with its JavaScript one.
+ * scene's default precision, the fast f32, and at 100,000 also at the exact f64) and again with its JavaScript one.
  * Prints the median of each phase per frame, and the O(n²) crowd scan's cost per pair (where
  * DEFAULT_NS_PER_PAIR in src/sim/crowd.ts comes from).
  *
@@ -132,7 +132,7 @@ async function frameRow(
     sink(sim.crowd.pairs);
   }
   const main = (mainThreadMs() - main0) / FRAMES;
-  // The kernel and the precision the crowd's sums ran at (the scene's default: f64), and moveAll's pass.
+  // The kernel and the precision the crowd's sums ran at (the scene's default: f32), and moveAll's pass.
   const ran = `${separationKernel()} ${sim.crowd.precisionRan}, moveAll ${sim.tree.lastMove.kernel}`;
   const row =
     `${n.toLocaleString('en-US').padStart(8)} ${fmt(median(frame))} ${fmt(median(cpu))} ${fmt(main)} ${fmt(median(crowd))} ${fmt(median(find))} ` +
@@ -176,15 +176,15 @@ console.log(
 for (const kernel of ['auto', 'js'] as const) {
   setSeparationKernel(kernel);
   for (const n of [10_000, 100_000]) console.log(await frameRow(n));
-  // The scene's default is the exact precision (crowdPrecision 'f64'); the fast sums beside it.
-  if (kernel === 'auto') console.log(await frameRow(100_000, defaultLevel(), { crowdPrecision: 'f32' }));
+  // The scene's default is the fast precision (crowdPrecision 'f32'); the exact sums beside it.
+  if (kernel === 'auto') console.log(await frameRow(100_000, defaultLevel(), { crowdPrecision: 'f64' }));
 }
 setSeparationKernel('auto');
 const swarm = levelFile('swarm');
 const swarmLabel = `level swarm (${swarm.width} x ${swarm.depth}, ${swarm.settings.distribution}, its own maxItems ${swarm.settings.maxItems}, minSize ${swarm.settings.minSize})`;
 console.log(`${swarmLabel}:`);
 console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems }));
-console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems, crowdPrecision: 'f32' }));
+console.log(await frameRow(100_000, swarm, { maxItems: swarm.settings.maxItems, crowdPrecision: 'f64' }));
 // The page's choice: one worker per core beyond the main thread's, at most 3 (src/sim/threads.ts).
 const WORKERS = Math.max(1, Math.min(cpus().length - 1, 3));
 const helpers = startNodeHelpers(WORKERS);

@@ -68,7 +68,7 @@ describe('the settings table', () => {
       ['crowdMode', 'crowd', false],
       ['crowdRadius', 'crowdRadius', 1.5],
       ['workers', 'workers', true],
-      ['crowdPrecision', 'precision', 'f64'],
+      ['crowdPrecision', 'precision', 'f32'],
       ['distribution', 'distribution', 'uniform'],
       ['seed', 'seed', 1],
     ];
