@@ -25,8 +25,10 @@ export const CROWD: unique symbol = Symbol('CrowdQuadtree.crowd');
  * A {@link PointQuadtree} for crowds, where every item finds its neighbours every frame: everything a
  * PointQuadtree does, plus {@link CrowdQuadtree.querySeparationInto}, and `queryPairsInto` / `forEachPair`
  * run in a WebAssembly SIMD kernel where the engine compiles it (else, or after `setSeparationKernel('js')`,
- * in JavaScript: the same pairs either way). The kernel keeps copies of the tree and its list of leaf pairs
- * in its own memory, which grows to the largest call seen and never shrinks; a call that would take it
+ * in JavaScript: the same pairs either way). The kernel keeps its list of leaf pairs and copies of the tree
+ * in its memory (once {@link CrowdQuadtree.moveAll} has run its pass in the kernel, the tree's own instance,
+ * where the tree's arrays already lie and are read in place), which grows to the largest call seen and
+ * never shrinks; a call that would take it
  * past 1 GiB (a radius far wider than the leaves) runs in JavaScript instead, with the same answer.
  */
 export class CrowdQuadtree extends PointQuadtree {
@@ -52,7 +54,10 @@ export class CrowdQuadtree extends PointQuadtree {
     super(options);
     const t = this[INTERNALS]();
     t.pairs.kernel = new WasmPairs(t, this.crowd);
-    t.moveAll.kernel = new WasmMove(t, this.lastMove as MoveRun);
+    const move = new WasmMove(t, this.lastMove as MoveRun);
+    t.moveAll.kernel = move;
+    // The fused join runs in the pass's instance once it has one: the tree's arrays read where they lie.
+    this.crowd.own = move;
   }
 
   /**

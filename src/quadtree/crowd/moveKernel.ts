@@ -26,7 +26,8 @@ import type { MoveKernel } from '../core/scratch';
 import type { TreeState } from '../core/state';
 import * as mc from './kernels/moveCall';
 import { wasmWanted } from './separation';
-import { copyIn, kernelMemoryCap } from './wasmLayout';
+import { SeparationWasm } from './wasm';
+import { copyIn, kernelMemoryCap, Layout } from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 /** What the last moveAll of a crowd tree ran its pass on: 'wasm' (kernels/moveAll.ts) or 'js'. */
@@ -173,6 +174,10 @@ export class WasmMove implements MoveKernel {
   private readonly heads: (Float32Array | Float64Array | null)[] = [null, null];
   /** `inside` took this moveAll's positions in (its `stay` uses them). */
   private staged = false;
+  /** The byte where the regions end (0 until laid out): this tree's fused-join kernel lays out from there. */
+  private end = 0;
+  /** This tree's own fused-join kernel, in the same memory (see {@link WasmMove.separation}). */
+  private sep: SeparationWasm | null = null;
 
   constructor(
     private readonly t: TreeState,
@@ -181,6 +186,22 @@ export class WasmMove implements MoveKernel {
   ) {
     this.loose = t.nodeLoose !== t.nodeBounds;
     this.pinned = pinnedArrays(this.loose);
+  }
+
+  /**
+   * This tree's own fused-join kernel (querySeparationInto's and queryPairsInto's, wasm.ts): an instance of
+   * SeparationWasm over this object's instance of the module, its regions laid out after the pass's. It
+   * reads the tree's arrays that lie in the memory where they lie, so a frame's moveAll and separation
+   * share them and the pool is not copied again for the join. null until the pass has laid its regions out
+   * (then the callers use the module's shared instance, which copies the arrays in). Before the join's
+   * regions grow the memory (which detaches every view of it), the tree takes copies of the arrays it
+   * holds there ({@link WasmMove.release}); the next pass puts them back.
+   */
+  separation(): SeparationWasm | null {
+    const x = this.x;
+    if (x === undefined || x === null || this.end === 0) return null;
+    if (this.sep === null) this.sep = new SeparationWasm(x, new Layout(x, this.end, () => this.release()));
+    return this.sep;
   }
 
   inside(xs: ArrayLike<number>, ys: ArrayLike<number>, maxId: number): number {
@@ -329,6 +350,11 @@ export class WasmMove implements MoveKernel {
     }
     this.room = room;
     this.at = at;
+    if (p !== this.end) {
+      // The join's regions, after these, move past their new end (laid out again at its next call).
+      this.end = p;
+      this.sep?.rebase(p);
+    }
     const buffer = x.memory.buffer;
     this.i32 = new Int32Array(buffer, at.call, mc.MOVE_CALL_BYTES >> 2);
     const i = this.i32;

@@ -29,7 +29,7 @@ export class WasmPairs implements PairKernel {
   ) {}
 
   pairsInto(radius: number, outA: IdArray, outB: IdArray): number {
-    const wasm = wasmKernel();
+    const wasm = wasmKernel(this.sc);
     if (wasm === null) return NOT_RUN;
     try {
       // The kernel walks the leaf pairs itself (the walk of the fused call, whose list it shares).

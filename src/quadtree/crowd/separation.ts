@@ -112,9 +112,18 @@ export function wasmWanted(): boolean {
   return wanted === 'auto';
 }
 
-/** The WebAssembly kernel where it is asked for and compiles here, else null (the JavaScript kernels run). */
-export function wasmKernel(): SeparationWasm | null {
-  return wanted === 'auto' ? separationWasm() : null;
+/**
+ * The WebAssembly kernel where it is asked for and compiles here, else null (the JavaScript kernels run):
+ * the tree's own instance where it has one (`sc.own`), else the module's shared instance.
+ */
+export function wasmKernel(sc: SeparationScratch | null = null): SeparationWasm | null {
+  if (wanted !== 'auto' || separationWasm() === null) return null;
+  return sc?.own?.separation() ?? separationWasm();
+}
+
+/** A tree's own instance of the fused-join kernel, where it has one (a crowd tree's moveAll kernel). */
+export interface OwnKernel {
+  separation(): SeparationWasm | null;
 }
 
 let serials = 0;
@@ -127,6 +136,11 @@ export class SeparationScratch {
   readonly serial = serials++;
   /** The JavaScript kernel's list of leaf pairs (query/leafPairs.ts). */
   readonly list = new LeafPairList();
+  /**
+   * The tree's own instance of the WebAssembly kernel, in the memory where it keeps its arrays (moveKernel.ts),
+   * or null: the module's shared one, into which each call copies the tree.
+   */
+  own: OwnKernel | null = null;
   /** Per slot: neighbour count and the sums, as numbers (the kernel's accumulators). */
   count = new Int32Array(0);
   sumX = new Float64Array(0);
@@ -309,7 +323,7 @@ export function separationInto(
 ): number {
   const pool = t.pool;
   const slots = pool.top;
-  const wasm = wasmKernel();
+  const wasm = wasmKernel(sc);
   if (wasm !== null) {
     try {
       // The WebAssembly module walks the leaf pairs itself (the same walk) and keeps its list like ours.

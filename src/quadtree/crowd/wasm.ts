@@ -1,7 +1,8 @@
 /**
  * The WebAssembly twin of separation.ts's JavaScript kernel (source: kernels/separation.ts; compiled by
- * wasmModule.ts): the tree's arrays copied into the module's memory (laid out by wasmLayout.ts), the
- * leaf-pair walk, the kernel, and the hand-over of its per-slot sums to the caller's per-id arrays. Every
+ * wasmModule.ts): the tree's arrays copied into the module's memory (laid out by wasmLayout.ts), or read
+ * where they lie in it (a crowd tree's own instance, which its moveAll pass keeps them in: moveKernel.ts),
+ * the leaf-pair walk, the kernel, and the hand-over of its per-slot sums to the caller's per-id arrays. Every
  * kernel takes the call's record (kernels/call.ts), which this file fills: the regions' addresses, the
  * radius and the counts. A call on an unchanged tree allocates nothing.
  */
@@ -12,48 +13,21 @@ import type { IdArray } from '../core/scratch';
 import type { TreeState } from '../core/state';
 import { SPARSE } from '../query/leafPairs';
 import * as call from './kernels/call';
-import { copyIn, Layout, type Output, touchedLength, viewAt, viewType } from './wasmLayout';
+import {
+  type Copies,
+  copyIn,
+  emptyTreeArrays,
+  Layout,
+  type Output,
+  type TreeArrays,
+  touchedLength,
+  treeArrays,
+  viewAt,
+  viewType,
+} from './wasmLayout';
 import { compileKernel, type Exports } from './wasmModule';
 
 export type { Output } from './wasmLayout';
-
-/**
- * A tree's arrays as the kernel copies them in (each in whole) to gather it: a TreeState's ({@link
- * treeArrays}), or a helper thread's views of a team's shared buffer, where the caller published them.
- */
-export interface TreeArrays {
-  /** The pool as it lies: x, y and id per slot. */
-  xy: Float64Array;
-  ids: Int32Array;
-  /** Per node: first slot in the pool, items, first child (-1: a leaf); per group of four: the parent. */
-  start: Int32Array;
-  count: Int32Array;
-  child: Int32Array;
-  parent: Int32Array;
-}
-
-/** An empty record of a tree's arrays, for {@link treeArrays} or a helper's views to fill. */
-export function emptyTreeArrays(): TreeArrays {
-  return {
-    xy: new Float64Array(0),
-    ids: new Int32Array(0),
-    start: new Int32Array(0),
-    count: new Int32Array(0),
-    child: new Int32Array(0),
-    parent: new Int32Array(0),
-  };
-}
-
-/** `into`, filled with a TreeState's arrays. */
-export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
-  into.xy = t.pool.xy;
-  into.ids = t.pool.ids;
-  into.start = t.nodeStart;
-  into.count = t.nodeCount;
-  into.child = t.nodeChild;
-  into.parent = t.groupParent;
-  return into;
-}
 
 /**
  * Past this many radii (the longer side of either leaf) the fused call takes a pair of leaves as a pair of
@@ -77,9 +51,15 @@ export class SeparationWasm {
   private readonly layout: Layout;
   // Views of the regions, matching the source arrays' lengths (made again by viewAt when need be).
   private start: Int32Array = new Int32Array(0);
-  private count: Int32Array = new Int32Array(0);
-  private rect: Float64Array = new Float64Array(0);
-  private child: Int32Array = new Int32Array(0);
+  /** Views of the regions that hold copies of a tree's arrays, where those do not lie in this memory. */
+  private readonly copies: Copies = {
+    poolXY: new Float64Array(0),
+    poolIds: new Int32Array(0),
+    count: new Int32Array(0),
+    rect: new Float64Array(0),
+    child: new Int32Array(0),
+    parent: new Int32Array(0),
+  };
   private outCount: Output = new Float64Array(0);
   private outX: Output = new Float64Array(0);
   private outY: Output = new Float64Array(0);
@@ -112,14 +92,21 @@ export class SeparationWasm {
   fastRan = false;
   /** A TreeState's arrays, as run() and pairs() hand them to loadTree (one record, reused). */
   private readonly arrays = emptyTreeArrays();
-  // Views of the pool as it lies, copied in for the gather.
-  private poolXY: Float64Array = new Float64Array(0);
-  private poolIds: Int32Array = new Int32Array(0);
-  private parent: Int32Array = new Int32Array(0);
 
-  constructor(exports: Exports) {
+  /**
+   * Bytes of a tree's arrays copied into the memory since the last {@link walkPairs} began (by its walk and
+   * by {@link copyTree}: the arrays that did not already lie in the memory, and the node starts, which the
+   * gather rewrites): for tests.
+   */
+  copiedBytes = 0;
+
+  /**
+   * `layout`: where the regions go (a crowd tree's own instance lays them out after its moveAll kernel's,
+   * moveKernel.ts); by default from the module's heap base, the whole memory this kernel's.
+   */
+  constructor(exports: Exports, layout: Layout = new Layout(exports)) {
     this.x = exports;
-    this.layout = new Layout(exports);
+    this.layout = layout;
   }
 
   /**
@@ -161,6 +148,7 @@ export class SeparationWasm {
    */
   walkPairs(t: TreeState, serial: number, radius: number, wide: number, idRoom: number): number {
     const layout = this.layout;
+    this.copiedBytes = 0;
     const guess = Math.max(layout.room.pairs, 4 * t.nodeTop + 64);
     this.fit(t.pool.xy.length >> 1, t.nodeChild.length, guess, idRoom, Math.max(layout.room.stack, 256));
     if (
@@ -184,8 +172,9 @@ export class SeparationWasm {
     for (;;) {
       const at = this.layout.at;
       const buffer = this.x.memory.buffer;
-      this.rect = copyIn(this.rect, t.nodeLoose, buffer, at.rect);
-      this.child = copyIn(this.child, t.nodeChild, buffer, at.child);
+      const i32 = this.i32;
+      i32[call.RECT >> 2] = this.readIn('rect', t.nodeLoose, buffer, at.rect);
+      i32[call.CHILD >> 2] = this.readIn('child', t.nodeChild, buffer, at.child);
       const room = this.layout.room;
       const f = this.f64;
       f[call.RADIUS >> 3] = radius;
@@ -258,15 +247,32 @@ export class SeparationWasm {
       this.listSerial = -1;
       this.listCopied = ++this.listStamp;
     }
-    this.poolXY = copyIn(this.poolXY, tree.xy, buffer, at.poolXY);
-    this.poolIds = copyIn(this.poolIds, tree.ids, buffer, at.poolIds);
+    const i32 = this.i32;
+    // Each array read where it lies if it lies in this memory already (a crowd tree's, kept there by its
+    // moveAll kernel: moveKernel.ts), else copied into its region. The node starts are always copied: the
+    // gather rewrites them.
+    i32[call.POOL_XY >> 2] = this.readIn('poolXY', tree.xy, buffer, at.poolXY);
+    i32[call.POOL_IDS >> 2] = this.readIn('poolIds', tree.ids, buffer, at.poolIds);
     this.start = copyIn(this.start, tree.start, buffer, at.start);
-    this.count = copyIn(this.count, tree.count, buffer, at.count);
-    // The walk's copy of the children may be another tree's: this tree's, and its groups' parents.
-    this.child = copyIn(this.child, tree.child, buffer, at.child);
-    this.parent = copyIn(this.parent, tree.parent, buffer, at.parent);
-    this.i32[call.POOL_SLOTS >> 2] = tree.ids.length;
-    this.i32[call.POOL_NODES >> 2] = tree.start.length;
+    this.copiedBytes += tree.start.byteLength;
+    i32[call.COUNT >> 2] = this.readIn('count', tree.count, buffer, at.count);
+    // The walk's children may be another tree's: this tree's, and its groups' parents.
+    i32[call.CHILD >> 2] = this.readIn('child', tree.child, buffer, at.child);
+    i32[call.PARENT >> 2] = this.readIn('parent', tree.parent, buffer, at.parent);
+    i32[call.POOL_SLOTS >> 2] = tree.ids.length;
+    i32[call.POOL_NODES >> 2] = tree.start.length;
+  }
+
+  /**
+   * A tree's array for the kernel to read: its own address where it lies in this memory already, else
+   * copied into its region at byte `at` (through the view kept under `key`), whose address is returned.
+   */
+  private readIn(key: keyof Copies, a: Float64Array | Int32Array, buffer: ArrayBuffer, at: number): number {
+    if (a.buffer === buffer) return a.byteOffset;
+    const copies = this.copies;
+    copies[key] = copyIn(copies[key], a, buffer, at);
+    this.copiedBytes += a.byteLength;
+    return at;
   }
 
   /** The second half of {@link loadTree}: the copy gathered, its rows prepared; returns the slots in use. */
@@ -439,6 +445,14 @@ export class SeparationWasm {
     i32[call.STACK_CAP >> 2] = room.stack;
     i32[call.LIST_CAP >> 2] = room.pairs;
     i32[call.LIMIT >> 2] = chunk;
+  }
+
+  /**
+   * Lays the regions out from byte `base` at the next call (another user of the memory, a crowd tree's
+   * moveAll kernel, now ends there); the list in memory is lost then.
+   */
+  rebase(base: number): void {
+    this.layout.rebase(base);
   }
 
   /** The memory's bytes now (for tests: the views follow it when it grows). */

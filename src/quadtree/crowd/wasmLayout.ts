@@ -1,6 +1,6 @@
 /**
  * The kernel's memory layout: the regions that hold copies of a tree's arrays and the kernel's outputs and
- * scratch.
+ * scratch, and the record of a tree's arrays that a call copies in (or reads where they lie).
  *
  * Byte offsets, 16-aligned, in this order:
  *   call    the call's record, CALL_BYTES (kernels/call.ts): each kernel's arguments, the addresses of these
@@ -27,6 +27,7 @@
  */
 
 import { lengthOf, typedArrayType } from '../core/checks';
+import type { TreeState } from '../core/state';
 import { CALL_BYTES, TOUCH_SHIFT } from './kernels/call';
 import type { Exports } from './wasmModule';
 
@@ -136,10 +137,28 @@ export class Layout {
   };
   /** Pairs per chunk of the pair join: at least every slot plus 4, so that any item's candidates fit. */
   chunk = 0;
-  private readonly base: number;
+  private base: number;
 
-  constructor(private readonly x: Exports) {
-    this.base = align(x.heapBase());
+  /**
+   * `base`: the first byte the regions may take (the module's heap base unless another user of the same
+   * memory, a crowd tree's moveAll kernel, holds the bytes before it). `beforeGrow`: called before the
+   * memory grows (which detaches every view of it), so that such a user can let go of its views first.
+   */
+  constructor(
+    private readonly x: Exports,
+    base = 0,
+    private readonly beforeGrow: (() => void) | null = null,
+  ) {
+    this.base = align(Math.max(base, x.heapBase()));
+  }
+
+  /**
+   * Moves the regions to start at `base` (another user of the memory now ends there): the next {@link fit}
+   * lays them out again, whatever their room.
+   */
+  rebase(base: number): void {
+    this.base = align(Math.max(base, this.x.heapBase()));
+    this.room = { slots: 0, nodes: 0, pairs: 0, ids: 0, stack: 0 };
   }
 
   /**
@@ -180,7 +199,10 @@ export class Layout {
       const memory = this.x.memory;
       const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
       try {
-        if (pages > 0) memory.grow(pages);
+        if (pages > 0) {
+          this.beforeGrow?.();
+          memory.grow(pages);
+        }
       } catch {
         break;
       }
@@ -289,4 +311,52 @@ export function copyIn<T extends Float64Array | Int32Array>(
   const v = viewAt(view, viewType(source), buffer, at, lengthOf(source));
   v.set(source);
   return v;
+}
+
+/**
+ * A tree's arrays as the kernel copies them in (each in whole) to gather it: a TreeState's ({@link
+ * treeArrays}), or a helper thread's views of a team's shared buffer, where the caller published them.
+ */
+export interface TreeArrays {
+  /** The pool as it lies: x, y and id per slot. */
+  xy: Float64Array;
+  ids: Int32Array;
+  /** Per node: first slot in the pool, items, first child (-1: a leaf); per group of four: the parent. */
+  start: Int32Array;
+  count: Int32Array;
+  child: Int32Array;
+  parent: Int32Array;
+}
+
+/** An empty record of a tree's arrays, for {@link treeArrays} or a helper's views to fill. */
+export function emptyTreeArrays(): TreeArrays {
+  return {
+    xy: new Float64Array(0),
+    ids: new Int32Array(0),
+    start: new Int32Array(0),
+    count: new Int32Array(0),
+    child: new Int32Array(0),
+    parent: new Int32Array(0),
+  };
+}
+
+/** `into`, filled with a TreeState's arrays. */
+export function treeArrays(t: TreeState, into: TreeArrays): TreeArrays {
+  into.xy = t.pool.xy;
+  into.ids = t.pool.ids;
+  into.start = t.nodeStart;
+  into.count = t.nodeCount;
+  into.child = t.nodeChild;
+  into.parent = t.groupParent;
+  return into;
+}
+
+/** Views of the regions that take a tree's arrays copied in (see SeparationWasm's readIn). */
+export interface Copies {
+  poolXY: Float64Array | Int32Array;
+  poolIds: Float64Array | Int32Array;
+  count: Float64Array | Int32Array;
+  rect: Float64Array | Int32Array;
+  child: Float64Array | Int32Array;
+  parent: Float64Array | Int32Array;
 }

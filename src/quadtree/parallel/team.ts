@@ -30,14 +30,8 @@ import {
   separationInto,
   separationKernel,
 } from '../crowd/separation';
-import {
-  emptyTreeArrays,
-  SEPARATION_WIDE_SIDE,
-  type SeparationWasm,
-  separationWasm,
-  treeArrays,
-} from '../crowd/wasm';
-import { KernelRoomError } from '../crowd/wasmLayout';
+import { SEPARATION_WIDE_SIDE, type SeparationWasm, separationWasm } from '../crowd/wasm';
+import { emptyTreeArrays, KernelRoomError, treeArrays } from '../crowd/wasmLayout';
 import {
   type OneThreadReason,
   type SeparationHelperPort,

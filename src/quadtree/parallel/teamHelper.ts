@@ -7,7 +7,8 @@
  * marks the generation done.
  */
 
-import { emptyTreeArrays, separationWasm } from '../crowd/wasm';
+import { separationWasm } from '../crowd/wasm';
+import { emptyTreeArrays } from '../crowd/wasmLayout';
 import {
   ATTACHED,
   CLAIM,
