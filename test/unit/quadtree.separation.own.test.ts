@@ -194,6 +194,62 @@ describe("a crowd tree's join in the memory where its moveAll pass keeps the tre
     expect(n).toBe(cap);
   });
 
+  it('a memory the engine will not grow: the tree copied out only when a new size is tried, not every frame; the JavaScript join answers', () => {
+    const rnd = mulberry32(46);
+    const n = 3000;
+    const xs = new Float64Array(n);
+    const ys = new Float64Array(n);
+    scatter(rnd, n, xs, ys, false);
+    const tree = CrowdQuadtree.from(
+      { bounds, maxItems: 8 },
+      Int32Array.from({ length: n }, (_, i) => i),
+      xs,
+      ys,
+    );
+    settle(tree, rnd, xs, ys, n);
+    const t = tree[INTERNALS]();
+    // The tree's instance's memory (WasmMove's, private), made to refuse to grow, as on a device whose
+    // address space is spent.
+    const memory = (t.moveAll.kernel as unknown as { x: { memory: WebAssembly.Memory } }).x.memory;
+    const grow = memory.grow;
+    let tries = 0;
+    memory.grow = () => {
+      tries++;
+      throw new RangeError('no more memory');
+    };
+    try {
+      let copiedOut = 0;
+      for (let frame = 0; frame < 10; frame++) {
+        wander(rnd, xs, ys, n, 29);
+        tree.moveAll(xs, ys);
+        const xy = t.pool.xy;
+        const before = tries;
+        // A radius whose list needs more room than laid out: the join's layout would grow the memory.
+        const counts = new Int32Array(n);
+        const found = tree.querySeparationInto(12, counts, new Float64Array(n), new Float64Array(n));
+        expect(tree.lastSeparation.kernel).toBe('js');
+        const want = bruteSeparation(xs, ys, 12);
+        expect(found).toBe(want.pairs);
+        expect(counts).toEqual(want.counts);
+        // The tree copied out only where the join tried to grow the memory (for sizes not tried before:
+        // the crowd's pool still grows in these frames); the last five frames try nothing.
+        if (t.pool.xy !== xy) {
+          copiedOut++;
+          expect(tries).toBeGreaterThan(before);
+        }
+        if (frame >= 5) expect(tries).toBe(before);
+      }
+      expect(copiedOut).toBeGreaterThanOrEqual(1);
+      checkInvariants(tree);
+    } finally {
+      memory.grow = grow;
+    }
+    // Growing again: the join runs in the kernel at that radius.
+    wander(rnd, xs, ys, n, 29);
+    tree.moveAll(xs, ys);
+    expectBrute(tree, xs, ys, n, 12);
+  });
+
   it('two crowd trees, each with its own instance: lists and arrays never mixed', () => {
     const rnd = mulberry32(44);
     const n = 2000;

@@ -138,6 +138,11 @@ export class Layout {
   /** Pairs per chunk of the pair join: at least every slot plus 4, so that any item's candidates fit. */
   chunk = 0;
   private base: number;
+  /**
+   * The sizes (slots, nodes, pairs, ids, stack), the cap, the memory's bytes and the base of the last
+   * relayout that could not lay them out: not tried again while all of them stay.
+   */
+  private readonly failed = new Float64Array(8);
 
   /**
    * `base`: the first byte the regions may take (the module's heap base unless another user of the same
@@ -182,6 +187,38 @@ export class Layout {
    * that passes the cap or the memory cannot grow.
    */
   private relayout(slots: number, nodes: number, pairs: number, ids: number, stack: number): void {
+    const f = this.failed;
+    const bytes = this.x.memory.buffer.byteLength;
+    // The same sizes failed before, and neither the memory, the cap nor the base has changed since: they
+    // would again. Not tried (a try may first hand a crowd tree copies of its arrays: beforeGrow).
+    const again =
+      slots === f[0] &&
+      nodes === f[1] &&
+      pairs === f[2] &&
+      ids === f[3] &&
+      stack === f[4] &&
+      memoryCap === f[5];
+    if (!(again && bytes === f[6] && this.base === f[7])) {
+      if (this.tryRelayout(slots, nodes, pairs, ids, stack)) return;
+      f[0] = slots;
+      f[1] = nodes;
+      f[2] = pairs;
+      f[3] = ids;
+      f[4] = stack;
+      f[5] = memoryCap;
+      f[6] = this.x.memory.buffer.byteLength;
+      f[7] = this.base;
+    }
+    throw new KernelRoomError(
+      `the kernel's memory would pass ${memoryCap} bytes, or cannot grow to what it needs (slots ${slots}, nodes ${nodes}, pairs ${pairs})`,
+    );
+  }
+
+  /**
+   * relayout's try: room grown by half again, else to what is needed, each where it fits under the cap and
+   * the memory grows to it; false, with nothing laid out, where neither does.
+   */
+  private tryRelayout(slots: number, nodes: number, pairs: number, ids: number, stack: number): boolean {
     const r = this.room;
     for (const spare of [1.5, 1]) {
       const grow = (need: number, have: number): number =>
@@ -204,16 +241,15 @@ export class Layout {
           memory.grow(pages);
         }
       } catch {
-        break;
+        // The engine would not grow it this far: the room that is only what is needed may take less.
+        continue;
       }
       this.room = room;
       this.chunk = chunk;
       this.at = at;
-      return;
+      return true;
     }
-    throw new KernelRoomError(
-      `the kernel's memory would pass ${memoryCap} bytes (slots ${slots}, nodes ${nodes}, pairs ${pairs})`,
-    );
+    return false;
   }
 
   /** The regions' offsets for `room` and the byte where they end. */
