@@ -182,6 +182,24 @@ describe('bad input: a clear error and nothing changed', () => {
     expect(fingerprint(tree)).toEqual(before);
   });
 
+  it('a point the root cannot cover with a finite size: the whole message, naming the span; tree unchanged', () => {
+    const message = new RangeError(
+      'PointQuadtree: the points span x -1.7e+308 .. 1.7e+308, y 0 .. 100: ' +
+        'a root that wide or deep is not a finite number of units across',
+    );
+    for (const bad of [
+      (t: PointQuadtree) => t.move(0, -1.7e308, 0),
+      (t: PointQuadtree) => t.insert(101, -1.7e308, 50),
+    ]) {
+      const tree = populated();
+      tree.insert(100, 1.7e308, 50);
+      const before = fingerprint(tree);
+      expect(() => bad(tree)).toThrow(message);
+      checkInvariants(tree);
+      expect(fingerprint(tree)).toEqual(before);
+    }
+  });
+
   it('has() of anything that is not an id is false', () => {
     const tree = populated();
     for (const v of [-1, 1.5, Number.NaN, Infinity, 1e12]) expect(tree.has(v)).toBe(false);
