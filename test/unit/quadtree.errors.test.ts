@@ -62,6 +62,18 @@ describe('bad input: a clear error and nothing changed', () => {
     ],
     ['queryCircle with an infinite radius', (t) => t.queryCircle(1, 1, Infinity), RangeError, /got Infinity/],
     ['queryCircle with a NaN centre', (t) => t.queryCircle(Number.NaN, 1, 1), RangeError, /x must be/],
+    [
+      'queryCircle with a NaN y (named y)',
+      (t) => t.queryCircle(1, Number.NaN, 1),
+      RangeError,
+      /: y must be a finite number, got NaN$/,
+    ],
+    [
+      'queryRect with a NaN minY (named minY)',
+      (t) => t.queryRect(0, Number.NaN, 10, 10),
+      RangeError,
+      /: minY must be a finite number, got NaN$/,
+    ],
     ['queryRect with minX > maxX', (t) => t.queryRect(5, 0, 4, 10), RangeError, /minX <= maxX/],
     ['queryRect with minY > maxY', (t) => t.queryRect(0, 5, 10, 4), RangeError, /minY <= maxY/],
     ['queryRect with an infinite edge', (t) => t.queryRect(0, 0, Infinity, 10), RangeError, /maxX/],
@@ -70,6 +82,13 @@ describe('bad input: a clear error and nothing changed', () => {
       (t) => t.queryCircleInto(50, 50, 1000, new Int32Array(10)),
       RangeError,
       /too small/,
+    ],
+    [
+      // The whole message: the output's length and the size that always suffices (the tree holds 40).
+      'queryCircleInto with an output too small: its length and the size to give',
+      (t) => t.queryCircleInto(50, 50, 1000, new Int32Array(10)),
+      RangeError,
+      /^PointQuadtree: the output array \(length 10\) is too small for the query's answer; give it length >= size \(40\)$/,
     ],
     [
       'queryRectInto with an output too small',
@@ -163,6 +182,24 @@ describe('bad input: a clear error and nothing changed', () => {
     expect(fingerprint(tree)).toEqual(before);
   });
 
+  it('a point the root cannot cover with a finite size: the whole message, naming the span; tree unchanged', () => {
+    const message = new RangeError(
+      'PointQuadtree: the points span x -1.7e+308 .. 1.7e+308, y 0 .. 100: ' +
+        'a root that wide or deep is not a finite number of units across',
+    );
+    for (const bad of [
+      (t: PointQuadtree) => t.move(0, -1.7e308, 0),
+      (t: PointQuadtree) => t.insert(101, -1.7e308, 50),
+    ]) {
+      const tree = populated();
+      tree.insert(100, 1.7e308, 50);
+      const before = fingerprint(tree);
+      expect(() => bad(tree)).toThrow(message);
+      checkInvariants(tree);
+      expect(fingerprint(tree)).toEqual(before);
+    }
+  });
+
   it('has() of anything that is not an id is false', () => {
     const tree = populated();
     for (const v of [-1, 1.5, Number.NaN, Infinity, 1e12]) expect(tree.has(v)).toBe(false);
@@ -179,15 +216,41 @@ describe('bad options: RangeError from the constructor', () => {
     ],
     ['infinite bounds', { bounds: { ...bounds, maxY: Infinity } }, /bounds.maxY must be .* got Infinity/],
     ['empty bounds (zero width)', { bounds: { minX: 0, minY: 0, maxX: 0, maxY: 10 } }, /must not be empty/],
+    ['empty bounds (zero height)', { bounds: { minX: 0, minY: 5, maxX: 10, maxY: 5 } }, /must not be empty/],
+    [
+      'empty bounds: the message shows them',
+      { bounds: { minX: 0, minY: 0, maxX: 0, maxY: 10 } },
+      /^PointQuadtree: bounds must not be empty \(minX < maxX and minY < maxY\), got \{minX: 0, minY: 0, maxX: 0, maxY: 10\}$/,
+    ],
+    [
+      'NaN bounds.minY',
+      { bounds: { ...bounds, minY: Number.NaN } },
+      /bounds\.minY must be a finite number, got NaN/,
+    ],
+    [
+      'infinite bounds.maxX',
+      { bounds: { ...bounds, maxX: Infinity } },
+      /bounds\.maxX must be .* got Infinity/,
+    ],
     ['inverted bounds', { bounds: { minX: 0, minY: 10, maxX: 10, maxY: 0 } }, /must not be empty/],
     [
       'bounds too large to measure',
       { bounds: { minX: -1.7e308, minY: 0, maxX: 1.7e308, maxY: 1 } },
       /too large/,
     ],
+    [
+      'bounds too tall to measure',
+      { bounds: { minX: 0, minY: -1.7e308, maxX: 1, maxY: 1.7e308 } },
+      /bounds are too large: their width and height must be finite/,
+    ],
     ['maxItems 0', { bounds, maxItems: 0 }, /maxItems must be an integer from 1 .* got 0/],
     ['maxItems 2.5', { bounds, maxItems: 2.5 }, /maxItems .* got 2.5/],
     ['maxItems NaN', { bounds, maxItems: Number.NaN }, /maxItems .* got NaN/],
+    [
+      'maxItems 2147483648',
+      { bounds, maxItems: 2 ** 31 },
+      /maxItems must be .* to 2147483647, got 2147483648/,
+    ],
     ['minSize 0', { bounds, minSize: 0 }, /minSize must be a finite number > 0, got 0/],
     // -0 is named as it is written (String(-0) would say 0, and 0 is no better a size).
     ['minSize -0', { bounds, minSize: -0 }, /minSize must be a finite number > 0, got -0$/],
@@ -204,6 +267,11 @@ describe('bad options: RangeError from the constructor', () => {
       expect(() => new PointQuadtree(options as QuadtreeOptions)).toThrow(message);
     });
   }
+
+  it('maxItems 2147483647, the largest, is taken', () => {
+    const tree = new PointQuadtree({ bounds, maxItems: 0x7fffffff });
+    expect(tree.maxItems).toBe(2147483647);
+  });
 
   it('defaults: maxItems 64, minSize 1, looseness 0 (also as PointQuadtree.DEFAULTS, frozen)', () => {
     const tree = new PointQuadtree({ bounds });

@@ -44,6 +44,7 @@ describe.each(['auto', 'js'] as const)('kernel %s', (kernel) => {
       ['a string', 'big', 'options must be an object, got "big"'],
       ['no bounds', {}, 'bounds must be {minX, minY, maxX, maxY}, got undefined'],
       ['bounds 5', { bounds: 5 }, 'bounds must be {minX, minY, maxX, maxY}, got 5'],
+      ['bounds null', { bounds: null }, 'bounds must be {minX, minY, maxX, maxY}, got null'],
       ['a bound "0"', { bounds: { ...bounds, minX: '0' } }, 'bounds.minX must be a number, got "0"'],
       ['a bound null', { bounds: { ...bounds, maxY: null } }, 'bounds.maxY must be a number, got null'],
       ['maxItems "8"', { bounds, maxItems: '8' }, 'maxItems must be a number, got "8"'],

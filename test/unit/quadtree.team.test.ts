@@ -348,6 +348,29 @@ describe('SeparationTeam: helpers that do not start, are late, or fail (played i
     }
   });
 
+  it('timing: the calling thread’s four figures are measured only when the options ask for them, else 0', () => {
+    const figures = (options: { timing?: boolean }) => {
+      const fake = fakeHelpers(2);
+      // The helpers attach and never claim: the caller publishes, takes both ranges over and merges.
+      const team = new SeparationTeam(fake.ports, {
+        minPairs: 0,
+        patienceMs: 600_000,
+        ...options,
+      });
+      team.querySeparationInto(tree, 5, new Int32Array(2000), new Float64Array(2000), new Float64Array(2000));
+      fake.set(0, STATE, ATTACHED);
+      fake.set(1, STATE, ATTACHED);
+      const last = expectTeam(team, tree, xs, ys, 5);
+      expect(last).toMatchObject({ ready: 2, tookOver: 2 });
+      return [last.publishMs, last.ownMs, last.waitMs, last.mergeMs];
+    };
+    for (const options of [{}, { timing: false }]) expect(figures(options)).toEqual([0, 0, 0, 0]);
+    const timed = figures({ timing: true });
+    for (const ms of timed) expect(ms).toBeGreaterThanOrEqual(0);
+    // Measured with performance.now() (fractions of a millisecond): the call's time, more than nothing.
+    expect(timed[0] + timed[1] + timed[2] + timed[3]).toBeGreaterThan(0);
+  });
+
   it.each([
     ['blocking', false],
     ['spinning', true],
