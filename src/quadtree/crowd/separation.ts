@@ -117,8 +117,9 @@ export function wasmWanted(): boolean {
  * the tree's own instance where it has one (`sc.own`), else the module's shared instance.
  */
 export function wasmKernel(sc: SeparationScratch | null = null): SeparationWasm | null {
-  if (wanted !== 'auto' || separationWasm() === null) return null;
-  return sc?.own?.separation() ?? separationWasm();
+  const shared = separationWasm();
+  if (wanted !== 'auto' || shared === null) return null;
+  return sc?.own?.separation() ?? shared;
 }
 
 /** A tree's own instance of the fused-join kernel, where it has one (a crowd tree's moveAll kernel). */

@@ -190,24 +190,20 @@ export class Layout {
     const f = this.failed;
     const bytes = this.x.memory.buffer.byteLength;
     // The same sizes failed before, and neither the memory, the cap nor the base has changed since: they
-    // would again. Not tried (a try may first hand a crowd tree copies of its arrays: beforeGrow).
+    // would again. Not tried (a try may first hand a crowd tree copies of its arrays: beforeGrow). A failed
+    // try grows nothing, so `bytes` is still the memory's size after it.
     const again =
       slots === f[0] &&
       nodes === f[1] &&
       pairs === f[2] &&
       ids === f[3] &&
       stack === f[4] &&
-      memoryCap === f[5];
-    if (!(again && bytes === f[6] && this.base === f[7])) {
+      memoryCap === f[5] &&
+      bytes === f[6] &&
+      this.base === f[7];
+    if (!again) {
       if (this.tryRelayout(slots, nodes, pairs, ids, stack)) return;
-      f[0] = slots;
-      f[1] = nodes;
-      f[2] = pairs;
-      f[3] = ids;
-      f[4] = stack;
-      f[5] = memoryCap;
-      f[6] = this.x.memory.buffer.byteLength;
-      f[7] = this.base;
+      f.set([slots, nodes, pairs, ids, stack, memoryCap, bytes, this.base]);
     }
     throw new KernelRoomError(
       `the kernel's memory would pass ${memoryCap} bytes, or cannot grow to what it needs (slots ${slots}, nodes ${nodes}, pairs ${pairs})`,
