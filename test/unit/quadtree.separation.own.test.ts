@@ -97,15 +97,20 @@ function expectBrute(
   expect(seen).toEqual(want.counts);
 }
 
+/** A crowd tree (maxItems 8) of ids 0..n-1 scattered by `rnd`, uniform or in four camps, and its positions. */
+function crowdOf(rnd: () => number, n: number, camps: boolean) {
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  scatter(rnd, n, xs, ys, camps);
+  const ids = Int32Array.from({ length: n }, (_, i) => i);
+  return { xs, ys, ids, tree: CrowdQuadtree.from({ bounds, maxItems: 8 }, ids, xs, ys) };
+}
+
 describe("a crowd tree's join in the memory where its moveAll pass keeps the tree", () => {
   it('reads the pool and nodes where they lie (only the node starts copied), brute force frame after frame', () => {
     const rnd = mulberry32(41);
     const n = 3000;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    scatter(rnd, n, xs, ys, true);
-    const ids = Int32Array.from({ length: n }, (_, i) => i);
-    const tree = CrowdQuadtree.from({ bounds, maxItems: 8 }, ids, xs, ys);
+    const { xs, ys, tree } = crowdOf(rnd, n, true);
     // Before any pass: no instance of its own; the module's shared one copies the tree in.
     expect(own(tree)).toBeNull();
     expectBrute(tree, xs, ys, n, 2);
@@ -140,11 +145,7 @@ describe("a crowd tree's join in the memory where its moveAll pass keeps the tre
   it("the join's regions growing the memory: the tree takes its arrays back first and stays whole", () => {
     const rnd = mulberry32(42);
     const n = 2500;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    scatter(rnd, n, xs, ys, false);
-    const ids = Int32Array.from({ length: n }, (_, i) => i);
-    const tree = CrowdQuadtree.from({ bounds, maxItems: 8 }, ids, xs, ys);
+    const { xs, ys, ids, tree } = crowdOf(rnd, n, false);
     settle(tree, rnd, xs, ys, n);
     const before = own(tree)!.memoryBytes();
     // A radius 20 times wider: a list of leaf pairs far longer than the room laid out for it.
@@ -197,15 +198,7 @@ describe("a crowd tree's join in the memory where its moveAll pass keeps the tre
   it('a memory the engine will not grow: the tree copied out only when a new size is tried, not every frame; the JavaScript join answers', () => {
     const rnd = mulberry32(46);
     const n = 3000;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    scatter(rnd, n, xs, ys, false);
-    const tree = CrowdQuadtree.from(
-      { bounds, maxItems: 8 },
-      Int32Array.from({ length: n }, (_, i) => i),
-      xs,
-      ys,
-    );
+    const { xs, ys, tree } = crowdOf(rnd, n, false);
     settle(tree, rnd, xs, ys, n);
     const t = tree[INTERNALS]();
     // The tree's instance's memory (WasmMove's, private), made to refuse to grow, as on a device whose
@@ -256,18 +249,9 @@ describe("a crowd tree's join in the memory where its moveAll pass keeps the tre
     const trees: CrowdQuadtree[] = [];
     const pos: [Float64Array, Float64Array][] = [];
     for (let k = 0; k < 2; k++) {
-      const xs = new Float64Array(n);
-      const ys = new Float64Array(n);
-      scatter(rnd, n, xs, ys, k === 1);
+      const { xs, ys, tree } = crowdOf(rnd, n, k === 1);
       pos.push([xs, ys]);
-      trees.push(
-        CrowdQuadtree.from(
-          { bounds, maxItems: 8 },
-          Int32Array.from({ length: n }, (_, i) => i),
-          xs,
-          ys,
-        ),
-      );
+      trees.push(tree);
     }
     for (let frame = 0; frame < 8; frame++) {
       for (let k = 0; k < 2; k++) {
@@ -283,15 +267,7 @@ describe("a crowd tree's join in the memory where its moveAll pass keeps the tre
   it('setSeparationKernel("js") still runs the JavaScript join on a tree with an instance of its own', () => {
     const rnd = mulberry32(45);
     const n = 2000;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    scatter(rnd, n, xs, ys, false);
-    const tree = CrowdQuadtree.from(
-      { bounds, maxItems: 8 },
-      Int32Array.from({ length: n }, (_, i) => i),
-      xs,
-      ys,
-    );
+    const { xs, ys, tree } = crowdOf(rnd, n, false);
     tree.moveAll(xs, ys);
     expect(own(tree)).not.toBeNull();
     setSeparationKernel('js');

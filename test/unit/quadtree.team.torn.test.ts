@@ -6,6 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { stateOf } from 'point-quadtree/internal/core/state';
 import { CROWD, CrowdQuadtree } from 'point-quadtree/internal/crowd/CrowdQuadtree';
 import { SEPARATION_WIDE_SIDE, separationWasm } from 'point-quadtree/internal/crowd/wasm';
+import type { TreeArrays } from 'point-quadtree/internal/crowd/wasmLayout';
 import {
   ATTACHED,
   CLAIM,
@@ -32,13 +33,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeHelpers, startNodeHelpers } from '../../bench/nodeHelpers';
 import { mulberry32 } from '../../src/sim/random';
 
-interface Input {
-  xy: Float64Array;
-  ids: Int32Array;
-  start: Int32Array;
-  count: Int32Array;
-  child: Int32Array;
-  parent: Int32Array;
+/** A tree's arrays as a helper reads them, with the leaf-pair list and the radius. */
+interface Input extends TreeArrays {
   list: Int32Array;
   radius: number;
 }
